@@ -1,0 +1,43 @@
+/*
+ * sb — the SonicBoom command line: a table of subcommands and a dispatcher.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} cli_command;
+
+static const cli_command cli__commands[] = {
+    {"generate", cli_generate, "generate text from a prompt"},
+    {"mkmodel", cli_mkmodel, "write a synthetic qwen2 GGUF model"},
+    {"info", cli_info, "describe a GGUF model"},
+    {"tokenize", cli_tokenize, "text on stdin to token ids"},
+    {"detokenize", cli_detokenize, "token ids on stdin to text"},
+};
+
+static void cli__help(FILE *out) {
+    fprintf(out, "usage: sb COMMAND [options]   (sb COMMAND --help for its options)\n\n");
+    for (size_t i = 0; i < sizeof cli__commands / sizeof cli__commands[0]; i++)
+        fprintf(out, "  %-11s %s\n", cli__commands[i].name, cli__commands[i].summary);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        cli__help(stderr);
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        cli__help(stdout);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof cli__commands / sizeof cli__commands[0]; i++)
+        if (!strcmp(argv[1], cli__commands[i].name))
+            return cli__commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "sb: unknown command '%s' (try sb --help)\n", argv[1]);
+    return CLI_USAGE;
+}

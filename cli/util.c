@@ -1,0 +1,91 @@
+/* Shared helpers of the sb subcommands: messages, number parsing, files. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void cli__vprint(const char *cmd, const char *fmt, va_list ap) {
+    fprintf(stderr, "sb %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+int cli_fail(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    cli__vprint(cmd, fmt, ap);
+    va_end(ap);
+    return CLI_FAIL;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    cli__vprint(cmd, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "(see sb %s --help)\n", cmd);
+    return CLI_USAGE;
+}
+
+int cli_parse_int(const char *s, long lo, long hi, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_u64(const char *s, uint64_t *out) {
+    char *end;
+    errno = 0;
+    if (*s == '-') return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end) return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int cli_parse_float(const char *s, double lo, double hi, float *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi) return -1;
+    *out = (float)v;
+    return 0;
+}
+
+int cli_read_file(const char *path, char **data, int64_t *len) {
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) return -1;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    int err = buf ? 0 : ENOMEM;
+    while (!err) {
+        if (n == cap) {
+            char *grown = realloc(buf, cap * 2);
+            if (!grown) {
+                err = ENOMEM;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) err = ferror(f) ? EIO : -1; /* -1: clean end of file */
+    }
+    if (f != stdin) fclose(f);
+    if (err > 0) {
+        free(buf);
+        errno = err;
+        return -1;
+    }
+    *data = buf;
+    *len = (int64_t)n;
+    return 0;
+}

@@ -1,0 +1,196 @@
+/*
+ * engine.h — the public face of engine/: models, tokens, sessions, sampling,
+ * generation and synthetic test models.
+ *
+ *     sb_err err = {0};
+ *     eng_model *m = eng_model_load("model.gguf", &err);
+ *     eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 2},
+ *                                         &err);
+ *     int32_t ids[4096];
+ *     int64_t n = eng_tokenize(m, "def f():", 8, ids, 4096);
+ *     eng_generate(s, ids, (int32_t)n, &(eng_gen_params){.n_max = 64},
+ *                  on_token, ctx, &result, &err);
+ *     eng_session_destroy(s);
+ *     eng_model_free(m);
+ *
+ * Determinism (DESIGN.md §2): the tokens generate produces are a pure
+ * function of (model file, prompt tokens, sampling parameters, seed). They do
+ * not depend on thread count, prefill chunking, or KV rollback.
+ */
+#ifndef SB_ENGINE_H
+#define SB_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../base/base.h"
+#include "../kernels/kernels.h"
+
+/* ==== Models ================================================================ */
+
+typedef struct eng_model eng_model;
+
+/* Maps a GGUF file and checks it is a usable qwen2 model: required keys,
+ * every tensor present with the shape the hyperparameters imply, supported
+ * types. Returns NULL and fills err (one line naming the key or tensor). */
+eng_model *eng_model_load(const char *path, sb_err *err);
+void eng_model_free(eng_model *m);
+
+/* Shapes and weights in the form backends take; owned by the model. */
+const krn_model *eng_model_desc(const eng_model *m);
+/* The model's declared context length (qwen2.context_length). */
+int32_t eng_model_n_ctx(const eng_model *m);
+/* Token id that ends generation (<|endoftext|> or <|im_end|>), or -1. */
+int32_t eng_model_eos(const eng_model *m);
+/* SHA-256 of the whole file as 64 hex digits; computed on first call. */
+const char *eng_model_sha256(eng_model *m);
+/* Prints architecture, shapes, per-type tensor counts and bytes (sb info). */
+void eng_model_describe(const eng_model *m, FILE *out);
+
+/* ==== Tokens ================================================================ */
+
+/* Encodes n bytes of text into at most cap ids; returns the number of ids the
+ * text needs (which may exceed cap: then only cap were written), or -1 with
+ * err filled. Byte-level until the BPE tokenizer lands: each byte is its
+ * byte token. */
+int64_t eng_tokenize(const eng_model *m, const char *text, int64_t n,
+                     int32_t *ids, int64_t cap);
+/* The bytes of one token (borrowed from the model); len receives the length.
+ * NULL for an id out of range. */
+const char *eng_token_bytes(const eng_model *m, int32_t id, int64_t *len);
+int32_t eng_n_vocab(const eng_model *m);
+
+/* ==== Sessions: one sequence, its KV cache, and a backend ================== */
+
+typedef enum eng_device { ENG_DEVICE_CPU = 0, ENG_DEVICE_CUDA = 1 } eng_device;
+
+typedef struct eng_options {
+    eng_device device;
+    int n_threads;     /* 0: one per online CPU */
+    int32_t n_ctx;     /* KV capacity; 0: min(model context, 4096) */
+} eng_options;
+
+typedef struct eng_session eng_session;
+
+/* The model is borrowed until eng_session_destroy. */
+eng_session *eng_session_create(const eng_model *m, const eng_options *opt,
+                                sb_err *err);
+void eng_session_destroy(eng_session *s);
+
+/* Tokens currently in the KV cache. */
+int32_t eng_session_length(const eng_session *s);
+/* Rolls the KV cache back to its first n tokens (n <= length). */
+void eng_session_truncate(eng_session *s, int32_t n);
+int32_t eng_session_capacity(const eng_session *s);
+/* The model the session runs (borrowed). */
+const eng_model *eng_session_model(const eng_session *s);
+
+/* Appends n tokens at positions length..length+n-1 in steps of at most
+ * `chunk` rows (1..64) and writes the last row's logits to last_logits
+ * (n_vocab floats) when it is not NULL. */
+int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,
+                        int chunk, float *last_logits, sb_err *err);
+/* One raw step: n_rows tokens appended at length..length+n_rows-1, all rows'
+ * logits written (n_rows * n_vocab floats). */
+int eng_session_step(eng_session *s, const int32_t *ids, int n_rows,
+                     float *logits, sb_err *err);
+
+/* ==== Sampling ============================================================= */
+
+typedef struct eng_sampling {
+    float temperature; /* 0: greedy */
+    uint64_t seed;
+    int32_t top_k;     /* 0: no limit */
+} eng_sampling;
+
+/* Picks the token at absolute position pos (the position the token will
+ * occupy) from n_vocab logits. Greedy: the largest logit, lowest id on a tie.
+ * Otherwise Gumbel-max: argmax of logit/T + g(seed, pos, id), with
+ * g = −log(−log(u)) and u a counter-based uniform; a pure function of its
+ * inputs, so a verify row samples exactly what a plain step would. */
+int32_t eng_sample(const float *logits, int32_t n_vocab,
+                   const eng_sampling *p, int64_t pos);
+
+/* ==== Generation =========================================================== */
+
+typedef struct eng_gen_params {
+    int32_t n_max;        /* tokens to generate at most */
+    eng_sampling sampling;
+    int prefill_chunk;    /* rows per prefill step; 0: 64 */
+    bool stop_at_eos;     /* stop after the model's EOS token (true: default
+                             when built with eng_gen_defaults) */
+} eng_gen_params;
+
+eng_gen_params eng_gen_defaults(void);
+
+typedef enum eng_stop {
+    ENG_STOP_LENGTH,   /* n_max tokens generated */
+    ENG_STOP_EOS,      /* the model's EOS token (included in tokens) */
+    ENG_STOP_CALLBACK, /* on_token asked to stop */
+    ENG_STOP_CONTEXT,  /* the KV cache is full */
+} eng_stop;
+
+typedef struct eng_gen_result {
+    int32_t *tokens;      /* generated ids; caller frees with free() */
+    int32_t n_tokens;
+    eng_stop stop;
+    double prefill_s;     /* seconds spent in prefill */
+    double decode_s;      /* seconds spent generating */
+    char sha256[65];      /* of the generated ids as little-endian int32 */
+} eng_gen_result;
+
+/* Called once per generated token; return non-zero to stop early. */
+typedef int (*eng_token_fn)(void *ctx, int32_t id);
+
+/* Resets the session, prefills the prompt, then decodes one token per step
+ * until n_max, EOS (when asked) or the callback stops it. */
+int eng_generate(eng_session *s, const int32_t *prompt, int32_t n_prompt,
+                 const eng_gen_params *p, eng_token_fn on_token, void *ctx,
+                 eng_gen_result *result, sb_err *err);
+
+/* SHA-256 of n ids as little-endian int32 (the hash generate reports). */
+void eng_tokens_sha256(const int32_t *ids, int64_t n, char hex[65]);
+
+/* ==== Streaming text ======================================================= */
+
+/* Turns token bytes into text that never ends in half a UTF-8 character:
+ * bytes of an incomplete sequence are held until it completes (or proves
+ * invalid, when they are released as they are). */
+typedef struct eng_utf8_stream {
+    unsigned char pending[4];
+    int n_pending;
+} eng_utf8_stream;
+
+/* Appends the token's bytes; writes what is complete to out (capacity at
+ * least len + 4) and returns the number of bytes written. */
+int64_t eng_utf8_stream_push(eng_utf8_stream *st, const char *bytes,
+                             int64_t len, char *out);
+/* Releases whatever is pending (at end of generation). */
+int64_t eng_utf8_stream_flush(eng_utf8_stream *st, char *out);
+
+/* ==== Synthetic models (sb mkmodel) ======================================== */
+
+typedef enum eng_shape { ENG_SHAPE_TINY, ENG_SHAPE_0_5B, ENG_SHAPE_1_5B,
+                         ENG_SHAPE_7B } eng_shape;
+typedef enum eng_recipe { ENG_RECIPE_F32, ENG_RECIPE_Q8_0,
+                          ENG_RECIPE_Q4_K_M } eng_recipe;
+
+typedef struct eng_mkmodel_opts {
+    eng_shape shape;
+    eng_recipe recipe;
+    uint64_t seed;
+    const char *vocab_json;  /* path of a tokenizer.json, or NULL */
+    int n_threads;           /* 0: one per online CPU */
+    bool progress;           /* report progress on stderr */
+} eng_mkmodel_opts;
+
+/* Parses "tiny", "0.5b", "1.5b", "7b" / "f32", "q8_0", "q4_k_m". */
+int eng_shape_parse(const char *s, eng_shape *out, sb_err *err);
+int eng_recipe_parse(const char *s, eng_recipe *out, sb_err *err);
+
+/* Writes a synthetic qwen2 GGUF with seeded random weights: the same bytes
+ * for the same options, every time. */
+int eng_mkmodel(const eng_mkmodel_opts *o, const char *path, sb_err *err);
+
+#endif /* SB_ENGINE_H */

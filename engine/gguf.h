@@ -1,0 +1,136 @@
+/*
+ * gguf.h — private to engine/ (and its tests): reading and writing GGUF v3.
+ *
+ * Reading treats every file as hostile. gguf_open maps the file, then checks
+ * every count, string length, array length, dimension product, type and
+ * offset against the file size and against overflow before it allocates or
+ * dereferences anything. After a successful open, every accessor is a plain
+ * lookup that cannot read outside the mapping.
+ *
+ *     sb_err err = {0};
+ *     gguf_file *f = gguf_open("model.gguf", &err);
+ *     uint32_t n_layer;
+ *     if (!f || gguf_get_u32(f, "qwen2.block_count", &n_layer, &err)) ...
+ *     const gguf_tensor *t = gguf_find_tensor(f, "token_embd.weight");
+ *     gguf_close(f);
+ *
+ * Writing streams: declare metadata and tensor infos, then gguf_writer_write
+ * asks a callback for each tensor's bytes in order, so a 5 GB model never
+ * sits in memory. The file is written to PATH.tmp and renamed into place.
+ */
+#ifndef SB_ENGINE_GGUF_H
+#define SB_ENGINE_GGUF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../base/base.h"
+#include "../kernels/kernels.h"
+
+/* Metadata value types, numbered as in the GGUF specification. */
+typedef enum gguf_vtype {
+    GGUF_U8 = 0, GGUF_I8 = 1, GGUF_U16 = 2, GGUF_I16 = 3, GGUF_U32 = 4,
+    GGUF_I32 = 5, GGUF_F32 = 6, GGUF_BOOL = 7, GGUF_STRING = 8,
+    GGUF_ARRAY = 9, GGUF_U64 = 10, GGUF_I64 = 11, GGUF_F64 = 12,
+} gguf_vtype;
+
+/* Caps on what a file may declare; a file beyond them is refused before any
+ * allocation. Real Qwen2.5 files are far inside these. */
+enum {
+    GGUF_MAX_TENSORS = 65536,
+    GGUF_MAX_KVS = 65536,
+    GGUF_MAX_DIMS = 4,
+    GGUF_MAX_NAME = 256, /* tensor names and metadata keys, bytes */
+};
+
+/* A string inside the mapping: NOT NUL-terminated. */
+typedef struct gguf_str {
+    const char *ptr;
+    uint64_t len;
+} gguf_str;
+
+typedef struct gguf_tensor {
+    char name[GGUF_MAX_NAME + 1]; /* NUL-terminated copy */
+    uint32_t n_dims;
+    int64_t ne[GGUF_MAX_DIMS];    /* unused dims are 1 */
+    krn_type type;
+    uint64_t offset;              /* from the start of the data section */
+    uint64_t nbytes;
+    const void *data;             /* inside the mapping; owned by the file */
+} gguf_tensor;
+
+typedef struct gguf_file gguf_file;
+
+/* Maps and validates a file. Returns NULL and fills err (naming the field,
+ * the value seen and the limit) for any defect. Free with gguf_close. */
+gguf_file *gguf_open(const char *path, sb_err *err);
+/* Validates a buffer already in memory (borrowed until gguf_close). */
+gguf_file *gguf_open_buffer(const void *data, uint64_t size, sb_err *err);
+void gguf_close(gguf_file *f);
+
+uint32_t gguf_version(const gguf_file *f);
+uint64_t gguf_file_size(const gguf_file *f);
+/* The mapped bytes of the whole file (for hashing); owned by the file. */
+const void *gguf_file_bytes(const gguf_file *f);
+
+/* ---- metadata ---- */
+int64_t gguf_kv_count(const gguf_file *f);
+/* Index of key, or -1. */
+int64_t gguf_find_key(const gguf_file *f, const char *key);
+gguf_str gguf_kv_key(const gguf_file *f, int64_t i);
+gguf_vtype gguf_kv_type(const gguf_file *f, int64_t i);
+
+/* Typed getters by key. Integer getters accept any integer type whose value
+ * fits; float getters accept F32 and F64. A missing key or a wrong type is
+ * an error naming the key. */
+int gguf_get_u32(const gguf_file *f, const char *key, uint32_t *out, sb_err *err);
+int gguf_get_f32(const gguf_file *f, const char *key, float *out, sb_err *err);
+int gguf_get_str(const gguf_file *f, const char *key, gguf_str *out, sb_err *err);
+/* An array's element type and length; elements are read with the two below. */
+int gguf_get_arr(const gguf_file *f, const char *key, gguf_vtype *elem_type,
+                 uint64_t *n, sb_err *err);
+/* Element i of a string array (by key index from gguf_find_key). */
+gguf_str gguf_arr_str(const gguf_file *f, int64_t kv, uint64_t i);
+/* Pointer to the packed elements of a numeric array (little-endian), or NULL
+ * when the array holds strings. */
+const void *gguf_arr_data(const gguf_file *f, int64_t kv);
+
+/* ---- tensors ---- */
+int64_t gguf_tensor_count(const gguf_file *f);
+const gguf_tensor *gguf_tensor_at(const gguf_file *f, int64_t i);
+/* NULL when absent. */
+const gguf_tensor *gguf_find_tensor(const gguf_file *f, const char *name);
+
+/* ---- writing ---- */
+typedef struct gguf_writer gguf_writer;
+
+/* Returns NULL when out of memory. */
+gguf_writer *gguf_writer_create(void);
+void gguf_writer_free(gguf_writer *w);
+
+/* Keys and strings are copied. Errors (duplicate key, out of memory) are
+ * reported by gguf_writer_write. */
+void gguf_writer_set_u32(gguf_writer *w, const char *key, uint32_t v);
+void gguf_writer_set_f32(gguf_writer *w, const char *key, float v);
+void gguf_writer_set_str(gguf_writer *w, const char *key, const char *v);
+void gguf_writer_set_arr_str(gguf_writer *w, const char *key,
+                             const char *const *v, uint64_t n);
+void gguf_writer_set_arr_i32(gguf_writer *w, const char *key,
+                             const int32_t *v, uint64_t n);
+void gguf_writer_set_arr_f32(gguf_writer *w, const char *key,
+                             const float *v, uint64_t n);
+/* Declares a tensor; data is produced at write time, in declaration order. */
+void gguf_writer_add_tensor(gguf_writer *w, const char *name, krn_type type,
+                            uint32_t n_dims, const int64_t *ne);
+
+/* Fills buf (nbytes, the tensor's size) with tensor i's data. Returns 0, or
+ * -1 with err filled to abort the write. */
+typedef int (*gguf_fill_fn)(void *ctx, int64_t i, void *buf, uint64_t nbytes,
+                            sb_err *err);
+
+/* Writes the whole file to path (via path.tmp, renamed when complete; the
+ * temporary file is removed on failure). */
+int gguf_writer_write(gguf_writer *w, const char *path, gguf_fill_fn fill,
+                      void *ctx, sb_err *err);
+
+#endif /* SB_ENGINE_GGUF_H */

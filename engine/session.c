@@ -1,0 +1,123 @@
+/*
+ * session.c — one sequence: a backend, its KV cache length, and the steps
+ * that append tokens to it.
+ *
+ * The KV cache itself lives in the backend; the session only tracks how many
+ * slots hold this sequence. Rolling back is lowering that count: the slots
+ * beyond it are overwritten by the next step and never read before then,
+ * because a row at position p attends to slots 0..p only.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+struct eng_session {
+    const eng_model *model; /* borrowed */
+    krn_backend *backend;   /* owned */
+    int32_t n_vocab;
+    int32_t length;         /* slots 0..length-1 hold this sequence */
+    int32_t capacity;
+    float *logits;          /* KRN_MAX_ROWS * n_vocab scratch, owned */
+};
+
+static int eng__default_threads(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static krn_backend *eng__backend_create(const eng_model *m,
+                                        const eng_options *opt,
+                                        int32_t capacity, sb_err *err) {
+    krn_options ko = {
+        .n_threads = opt->n_threads > 0 ? opt->n_threads : eng__default_threads(),
+        .kv_capacity = capacity,
+    };
+    if (opt->device == ENG_DEVICE_CUDA)
+        return krn_cuda_create(eng_model_desc(m), &ko, err);
+    return krn_cpu_create(eng_model_desc(m), &ko, err);
+}
+
+eng_session *eng_session_create(const eng_model *m, const eng_options *opt,
+                                sb_err *err) {
+    eng_options defaults = {0};
+    if (!opt) opt = &defaults;
+    int32_t model_ctx = eng_model_n_ctx(m);
+    int32_t capacity = opt->n_ctx > 0 ? opt->n_ctx
+                                      : (model_ctx < 4096 ? model_ctx : 4096);
+    if (capacity < 1 || capacity > model_ctx) {
+        sb_err_set(err, __func__, "context size %d is out of range (1..%d, the "
+                   "model's context_length)", (int)capacity, (int)model_ctx);
+        return NULL;
+    }
+    eng_session *s = calloc(1, sizeof *s);
+    if (!s) goto oom;
+    s->model = m;
+    s->n_vocab = eng_n_vocab(m);
+    s->capacity = capacity;
+    s->logits = malloc((size_t)KRN_MAX_ROWS * (size_t)s->n_vocab * sizeof(float));
+    if (!s->logits) goto oom;
+    s->backend = eng__backend_create(m, opt, capacity, err);
+    if (!s->backend) goto fail;
+    return s;
+oom:
+    sb_err_set(err, __func__, "out of memory for the session's logits "
+               "(%d rows x %d vocab floats)", KRN_MAX_ROWS, (int)eng_n_vocab(m));
+fail:
+    eng_session_destroy(s);
+    return NULL;
+}
+
+void eng_session_destroy(eng_session *s) {
+    if (!s) return;
+    if (s->backend) krn_destroy(s->backend);
+    free(s->logits);
+    free(s);
+}
+
+int32_t eng_session_length(const eng_session *s) { return s->length; }
+int32_t eng_session_capacity(const eng_session *s) { return s->capacity; }
+const eng_model *eng_session_model(const eng_session *s) { return s->model; }
+
+void eng_session_truncate(eng_session *s, int32_t n) {
+    if (n < 0) n = 0;
+    if (n < s->length) s->length = n;
+}
+
+int eng_session_step(eng_session *s, const int32_t *ids, int n_rows,
+                     float *logits, sb_err *err) {
+    if (n_rows < 1 || n_rows > KRN_MAX_ROWS)
+        return sb_err_set(err, __func__, "step of %d rows; expected 1..%d",
+                          n_rows, KRN_MAX_ROWS);
+    if (n_rows > s->capacity - s->length)
+        return sb_err_set(err, __func__, "context full: %d tokens held, %d more "
+                          "asked, capacity %d (raise --ctx)", (int)s->length,
+                          n_rows, (int)s->capacity);
+    int32_t pos[KRN_MAX_ROWS];
+    for (int r = 0; r < n_rows; r++) pos[r] = s->length + r;
+    krn_batch b = {.n_rows = n_rows, .tokens = ids, .pos = pos, .logits = logits};
+    if (krn_forward(s->backend, &b, err)) return -1;
+    s->length += n_rows;
+    return 0;
+}
+
+int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,
+                        int chunk, float *last_logits, sb_err *err) {
+    if (chunk < 1 || chunk > KRN_MAX_ROWS)
+        return sb_err_set(err, __func__, "prefill chunk of %d rows; expected "
+                          "1..%d", chunk, KRN_MAX_ROWS);
+    if (n > s->capacity - s->length)
+        return sb_err_set(err, __func__, "prompt of %d tokens does not fit: %d "
+                          "held, capacity %d (raise --ctx)", (int)n,
+                          (int)s->length, (int)s->capacity);
+    for (int32_t done = 0; done < n;) {
+        int rows = n - done < chunk ? (int)(n - done) : chunk;
+        if (eng_session_step(s, ids + done, rows, s->logits, err)) return -1;
+        done += rows;
+        if (done == n && last_logits)
+            memcpy(last_logits, s->logits + (size_t)(rows - 1) * (size_t)s->n_vocab,
+                   (size_t)s->n_vocab * sizeof(float));
+    }
+    return 0;
+}

@@ -1,0 +1,28 @@
+/*
+ * backend_impl.h — private to kernels/: the table every backend fills.
+ * A backend's struct begins with a krn_backend, so a pointer to it is a
+ * pointer to its base.
+ */
+#ifndef SB_KERNELS_BACKEND_IMPL_H
+#define SB_KERNELS_BACKEND_IMPL_H
+
+#include "kernels.h"
+
+typedef struct krn_backend_ops {
+    const char *name;
+    /* Called with a batch krn_forward has already checked. */
+    int (*forward)(krn_backend *b, const krn_batch *batch, sb_err *err);
+    void (*destroy)(krn_backend *b);
+} krn_backend_ops;
+
+struct krn_backend {
+    const krn_backend_ops *ops;
+    const krn_model *model; /* borrowed */
+    int32_t kv_capacity;
+};
+
+/* Checks the shapes a backend relies on (head_dim even, dimensions
+ * multiples of 32, tensor shapes consistent). */
+int krn_model_check(const krn_model *m, sb_err *err);
+
+#endif /* SB_KERNELS_BACKEND_IMPL_H */

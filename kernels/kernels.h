@@ -1,0 +1,224 @@
+/*
+ * kernels.h — quantized formats, the canonical arithmetic, and the compute
+ * backends (cpu, cuda) behind one table of functions.
+ *
+ * kernels/ knows nothing of tokens, prompts or drafts: it is handed a model
+ * description (shapes and weight pointers) and runs the Qwen2 forward pass
+ * over 1..64 rows. The engine (engine/) loads files and decides what to run.
+ *
+ *     krn_backend *b = krn_cpu_create(&desc, &(krn_options){.n_threads = 2,
+ *                                     .kv_capacity = 4096}, &err);
+ *     int32_t tok[2] = {17, 42}, pos[2] = {0, 1};
+ *     krn_forward(b, &(krn_batch){.n_rows = 2, .tokens = tok, .pos = pos,
+ *                                 .logits = out}, &err);
+ *     krn_destroy(b);
+ *
+ * The determinism contract (DESIGN.md §2) lives in this folder: every output
+ * row is computed by the canonical arithmetic below, whose reduction order
+ * depends only on the model's shapes, never on the number of rows in the
+ * batch, a row's place in it, or the thread count.
+ */
+#ifndef SB_KERNELS_H
+#define SB_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/base.h"
+
+/* ==== 1. Quantized formats =================================================
+ * Numbering and block layouts are ggml's, so files from llama.cpp's tools
+ * load as they are. A "block" is the unit of quantization: `block_elems`
+ * weights stored in `block_bytes` bytes. */
+
+typedef enum krn_type {
+    KRN_F32 = 0,
+    KRN_F16 = 1,
+    KRN_Q4_0 = 2,
+    KRN_Q4_1 = 3,
+    KRN_Q5_0 = 6,
+    KRN_Q5_1 = 7,
+    KRN_Q8_0 = 8,
+    KRN_Q4_K = 12,
+    KRN_Q5_K = 13,
+    KRN_Q6_K = 14,
+    KRN_BF16 = 30,
+} krn_type;
+
+/* True for the values above; anything else read from a file is refused. */
+bool krn_type_known(uint32_t type);
+/* "f32", "q4_K", ... (ggml's spelling); "?" for an unknown type. */
+const char *krn_type_name(uint32_t type);
+/* Weights per block: 1 for float types, 32 for legacy, 256 for K-quants. */
+int64_t krn_type_block_elems(krn_type type);
+/* Bytes per block. */
+int64_t krn_type_block_bytes(krn_type type);
+/* Bytes of a row of n weights; false when n is not a whole number of blocks
+ * or the size overflows. */
+bool krn_row_bytes(krn_type type, int64_t n, uint64_t *bytes);
+
+/* IEEE half and bfloat16 conversions, round to nearest even. */
+float krn_fp16_to_fp32(uint16_t h);
+uint16_t krn_fp32_to_fp16(float f);
+float krn_bf16_to_fp32(uint16_t h);
+uint16_t krn_fp32_to_bf16(float f);
+
+/* Dequantize a row of n weights (n a multiple of the block size) exactly as
+ * ggml does: same values, bit for bit. */
+void krn_dequantize_row(krn_type type, const void *src, float *dst, int64_t n);
+
+/* Quantize a row of n floats into `type`'s blocks. Supported: F32, F16,
+ * BF16, Q4_0, Q5_0, Q8_0, Q4_K, Q6_K (and Q5_K). Good enough to make test
+ * models; not tuned for quality. Returns false for an unsupported type. */
+bool krn_quantize_row(krn_type type, const float *src, void *dst, int64_t n);
+
+/* ==== 2. The canonical arithmetic ==========================================
+ * All float operations are IEEE fp32, each rounded as written, in the order
+ * written (the build uses -ffp-contract=off, so no FMA is invented).
+ *
+ * Lane sum. A sum of n floats is computed with KRN_LANES = 32 partial sums:
+ * lane l adds elements l, l+32, l+64, ... in order starting from 0.0f, then
+ * the lanes are folded by a butterfly: for off = 16, 8, 4, 2, 1:
+ * lane[l] = lane[l] + lane[l + off]. The answer is lane[0]. A GPU warp gets
+ * the same bits with a shuffle-xor reduction.
+ *
+ * Quantized matmul, one output y = W[o,:]·x. The activation row x is
+ * quantized per 32 elements (krn_quantize_act): dx = amax / 127,
+ * qx = rint(x * (127 / amax)) (0 when amax is 0), s = Σ qx. The weight row
+ * is unpacked into the same 32-element blocks (krn_unpack_row): int8 q[32],
+ * integer multipliers for its two halves, and float coefficients d and m.
+ * Block j then gives the exact integers
+ *     I_j = mul_lo·Σ_{i<16} q_i·qx_i + mul_hi·Σ_{i≥16} q_i·qx_i,
+ * and the float value
+ *     v_j = dx_j · (d_j · (float)I_j)                    (no min term), or
+ *     v_j = dx_j · ((d_j · (float)I_j) − (m_j · (float)s_j))  (has_min),
+ * where d_j, m_j are formed at unpack time as:
+ *     Q8_0, Q4_0, Q5_0: d_j = d; Q4_1, Q5_1: d_j = d, m_j = −m;
+ *     Q4_K, Q5_K: d_j = d · (float)sc_j, m_j = dmin · (float)min_j;
+ *     Q6_K: d_j = d and the two 16-element scales are mul_lo/mul_hi.
+ * y is the lane sum of v_0, v_1, ... (lane l takes blocks l, l+32, ...).
+ * Float weights (F32/F16/BF16) skip quantization: block j's value is the
+ * sequential sum over i = 0..31 of w_i · x_i starting from 0.0f, and y is
+ * the lane sum of those block values.
+ *
+ * Everything else (norms, RoPE, attention, SiLU, sampling) is specified
+ * where it is implemented, in kernels/cpu/<op>.c. */
+
+enum { KRN_QBLOCK = 32, KRN_LANES = 32 };
+
+/* One 32-element block of a quantized activation row. */
+typedef struct krn_act_block {
+    float d;          /* dx: amax / 127 */
+    int32_t sum;      /* s: Σ qx */
+    int8_t q[KRN_QBLOCK];
+} krn_act_block;
+
+/* One 32-element block of an unpacked weight row (see above). */
+typedef struct krn_wblock {
+    float d;          /* d_j */
+    float m;          /* m_j; used only when the row's type has a min */
+    int16_t mul_lo;   /* multiplier of Σ over elements 0..15 */
+    int16_t mul_hi;   /* multiplier of Σ over elements 16..31 */
+    int8_t q[KRN_QBLOCK];
+} krn_wblock;
+
+/* True for the types whose block value has a min term (Q4_1, Q5_1, Q4_K,
+ * Q5_K). */
+bool krn_type_has_min(krn_type type);
+/* True for the types that go through the integer path (all but F32, F16,
+ * BF16). */
+bool krn_type_is_quantized(krn_type type);
+
+/* Quantize n activations (n % 32 == 0) into n/32 blocks. */
+void krn_quantize_act(const float *x, krn_act_block *out, int64_t n);
+/* Unpack a quantized weight row of n weights into n/32 blocks. */
+void krn_unpack_row(krn_type type, const void *row, krn_wblock *out, int64_t n);
+/* The canonical dot of an unpacked weight row and a quantized activation row,
+ * nb = n/32 blocks, has_min from krn_type_has_min. */
+float krn_dot_q(const krn_wblock *w, const krn_act_block *x, int64_t nb,
+                bool has_min);
+/* The canonical dot of two float rows of n elements (n % 32 == 0). */
+float krn_dot_f(const float *w, const float *x, int64_t n);
+/* The canonical lane sum of n floats (any n >= 0). */
+float krn_lane_sum(const float *v, int64_t n);
+
+/* The engine's own exp and log: fp32 +, −, ×, ÷ and rint only, so every
+ * backend can reproduce them bit for bit. Error within 2 ulp over the
+ * normal range. krn_exp(x) is 0 below about −103.9 and +inf above 88.7;
+ * krn_log(x) requires x > 0. */
+float krn_exp(float x);
+float krn_log(float x);
+
+/* ==== 3. The model a backend runs ========================================== */
+
+/* A weight matrix of ne1 rows of ne0 elements (ggml order: ne0 is the
+ * input dimension), or a vector when ne1 == 1. `data` is borrowed: it points
+ * into the engine's mmap of the model file and must outlive the backend. */
+typedef struct krn_tensor {
+    krn_type type;
+    int64_t ne0;
+    int64_t ne1;
+    const void *data;
+} krn_tensor;
+
+typedef struct krn_layer {
+    krn_tensor attn_norm;           /* (n_embd) f32 */
+    krn_tensor wq, wk, wv, wo;      /* (n_embd -> n_head*hd / n_head_kv*hd) */
+    krn_tensor bq, bk, bv;          /* f32 biases */
+    krn_tensor ffn_norm;            /* (n_embd) f32 */
+    krn_tensor w_gate, w_up, w_down;
+} krn_layer;
+
+typedef struct krn_model {
+    int32_t n_layer, n_embd, n_ff, n_head, n_head_kv, head_dim, n_vocab;
+    float rope_base;   /* θ of RoPE, e.g. 1e6 */
+    float rms_eps;     /* added to the mean square before the root */
+    krn_tensor tok_embd;    /* (n_vocab rows of n_embd) */
+    krn_tensor output_norm; /* (n_embd) f32 */
+    krn_tensor output;      /* the LM head; equals tok_embd when tied */
+    const krn_layer *layers; /* n_layer entries, borrowed */
+} krn_model;
+
+/* ==== 4. Backends ============================================================ */
+
+enum { KRN_MAX_ROWS = 64 };
+
+typedef struct krn_options {
+    int n_threads;       /* CPU worker threads; results never depend on it */
+    int32_t kv_capacity; /* KV-cache slots (the longest context) */
+} krn_options;
+
+/* One forward step. Row r embeds tokens[r] at position pos[r], writes its
+ * key and value into KV slot pos[r], attends to slots 0..pos[r] (which must
+ * hold this sequence's keys: earlier steps' or this batch's), and writes
+ * n_vocab logits to logits + r * n_vocab. Rows are independent: row r's
+ * logits are the same bits whatever the other rows are. */
+typedef struct krn_batch {
+    int n_rows;             /* 1..KRN_MAX_ROWS */
+    const int32_t *tokens;  /* n_rows ids, each < n_vocab */
+    const int32_t *pos;     /* n_rows positions, each < kv_capacity */
+    float *logits;          /* n_rows * n_vocab, written */
+} krn_batch;
+
+typedef struct krn_backend krn_backend;
+
+/* The CPU reference backend. `model` (and the weights it points to) is
+ * borrowed until krn_destroy. Returns NULL and fills err on a bad shape or
+ * when memory for the KV cache cannot be had. */
+krn_backend *krn_cpu_create(const krn_model *model, const krn_options *opt,
+                            sb_err *err);
+/* The CUDA backend; NULL with a clear error when no GPU is present or when
+ * this build has no CUDA. */
+krn_backend *krn_cuda_create(const krn_model *model, const krn_options *opt,
+                             sb_err *err);
+/* True when this build compiled the CUDA backend. */
+bool krn_cuda_built(void);
+
+/* Runs one step; fails (without touching the KV cache) on a bad batch. */
+int krn_forward(krn_backend *b, const krn_batch *batch, sb_err *err);
+/* Short backend name for reports: "cpu", "cuda". */
+const char *krn_backend_name(const krn_backend *b);
+void krn_destroy(krn_backend *b);
+
+#endif /* SB_KERNELS_H */
