@@ -37,7 +37,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/support/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan clean tests
+.PHONY: all test asan check clean tests bench-cpu
 all: $(BUILD)/sb $(BUILD)/libsb.a
 
 $(BUILD)/libsb.a: $(LIB_OBJ)
@@ -75,6 +75,17 @@ asan:
 	$(MAKE) BUILD=build-asan NVCC= CFLAGS="-O1 -g" \
 	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	    EXTRA_LDFLAGS="-fsanitize=address,undefined" test
+
+$(BUILD)/membw: bench/membw.c $(BUILD)/libsb.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+
+# CPU decode speed of the 0.5b-shape Q4_K_M model against this machine's
+# memory-read floor (bench/cpu_decode.sh; THREADS=2 by default).
+bench-cpu: $(BUILD)/sb $(BUILD)/membw
+	BUILD=$(BUILD) bench/cpu_decode.sh
+
+# The README's test command: the suite, then the suite under sanitizers.
+check: test asan
 
 clean:
 	rm -rf build build-asan

@@ -1,0 +1,165 @@
+/*
+ * The CPU engine against an independent reference: transformers'
+ * Qwen2ForCausalLM in float64 (tools/reference_logits.py, run once on the GPU
+ * machine), on the tiny synthetic models, every position of four prompts.
+ *
+ * Two references per model (see the tool's docstring):
+ *   emulated — float64 with the engine's deliberate roundings (fp16 KV cache,
+ *              int8 activation blocks for quantized weights). The only
+ *              remaining difference is fp32 vs fp64 arithmetic, so the
+ *              engine must agree closely and pick the same top-1 token at
+ *              every position.
+ *   exact    — plain float64. The difference is the engine's designed
+ *              quantization error; it must stay within a looser bound.
+ * Tolerances are relative to the largest |logit| of the position (logits of
+ * these models are O(1..10)); see TOL_* below for the reasoning.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../engine/engine.h"
+#include "../support/tiny_model.h"
+
+/* fp32 vs fp64 over ~10 accumulated roundings of 2^-24 per operation, with
+ * sums over at most 512 terms: a few 1e-5 relative. Allow 1e-4. */
+#define TOL_EMULATED 1e-4
+/* fp16 keys/values (2^-11 relative) and, for Q8_0, int8 activations
+ * (at most 1/254 of a block's max per element, errors averaging out over
+ * 256-512 terms) perturb logits by well under 1% of their scale; allow 2%. */
+#define TOL_EXACT 2e-2
+
+typedef struct ref_prompt {
+    uint32_t n_tokens, n_vocab;
+    int32_t *ids;
+    float *logits; /* n_tokens * n_vocab */
+} ref_prompt;
+
+typedef struct ref_file {
+    char sha[65];
+    uint32_t n_prompts;
+    ref_prompt *prompts;
+} ref_file;
+
+static void read_exact(FILE *f, void *p, size_t n) {
+    assert_int_equal(fread(p, 1, n, f), n);
+}
+
+static ref_file *ref_load(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s (run from the repository root)", path);
+    ref_file *r = calloc(1, sizeof *r);
+    char magic[8];
+    read_exact(f, magic, 8);
+    assert_memory_equal(magic, "SBREF001", 8);
+    read_exact(f, r->sha, 64);
+    read_exact(f, &r->n_prompts, 4);
+    assert_true(r->n_prompts > 0 && r->n_prompts < 100);
+    r->prompts = calloc(r->n_prompts, sizeof *r->prompts);
+    for (uint32_t i = 0; i < r->n_prompts; i++) {
+        ref_prompt *p = &r->prompts[i];
+        read_exact(f, &p->n_tokens, 4);
+        assert_true(p->n_tokens > 0 && p->n_tokens <= 256);
+        p->ids = malloc(p->n_tokens * sizeof *p->ids);
+        read_exact(f, p->ids, p->n_tokens * sizeof *p->ids);
+        read_exact(f, &p->n_vocab, 4);
+        assert_true(p->n_vocab > 0 && p->n_vocab <= 1u << 20);
+        p->logits = malloc((size_t)p->n_tokens * p->n_vocab * sizeof(float));
+        read_exact(f, p->logits, (size_t)p->n_tokens * p->n_vocab * sizeof(float));
+    }
+    fclose(f);
+    return r;
+}
+
+static void ref_free(ref_file *r) {
+    for (uint32_t i = 0; i < r->n_prompts; i++) {
+        free(r->prompts[i].ids);
+        free(r->prompts[i].logits);
+    }
+    free(r->prompts);
+    free(r);
+}
+
+static int32_t argmax(const float *v, uint32_t n) {
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < n; i++)
+        if (v[i] > v[best]) best = i;
+    return (int32_t)best;
+}
+
+/* Largest |engine - reference| / max|reference| over one position. */
+static double rel_error(const float *got, const float *want, uint32_t n) {
+    double scale = 0, err = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        scale = fmax(scale, fabs(want[i]));
+        err = fmax(err, fabs((double)got[i] - want[i]));
+    }
+    return err / scale;
+}
+
+/* Runs every prompt through the engine (all positions' logits) and checks
+ * them against the reference. Prints the worst error seen. */
+static void check_against(eng_recipe recipe, const char *ref_path, double tol,
+                          bool require_top1) {
+    ref_file *ref = ref_load(ref_path);
+    eng_model *m = test_tiny_model_load(recipe);
+    if (strcmp(ref->sha, eng_model_sha256(m)))
+        fail_msg("%s was made from a model with SHA-256 %s, but sb mkmodel now "
+                 "makes %s: rerun tools/reference_logits.py", ref_path, ref->sha,
+                 eng_model_sha256(m));
+    sb_err err = {0};
+    eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 2}, &err);
+    assert_non_null(s);
+    double worst = 0;
+    int top1_mismatch = 0;
+    for (uint32_t i = 0; i < ref->n_prompts; i++) {
+        ref_prompt *p = &ref->prompts[i];
+        assert_int_equal(p->n_vocab, eng_n_vocab(m));
+        float *got = malloc((size_t)p->n_tokens * p->n_vocab * sizeof(float));
+        eng_session_truncate(s, 0);
+        for (uint32_t done = 0; done < p->n_tokens; done += 64) {
+            int rows = p->n_tokens - done < 64 ? (int)(p->n_tokens - done) : 64;
+            assert_int_equal(eng_session_step(s, p->ids + done, rows,
+                                              got + (size_t)done * p->n_vocab, &err), 0);
+        }
+        for (uint32_t t = 0; t < p->n_tokens; t++) {
+            const float *g = got + (size_t)t * p->n_vocab, *w = p->logits + (size_t)t * p->n_vocab;
+            worst = fmax(worst, rel_error(g, w, p->n_vocab));
+            top1_mismatch += argmax(g, p->n_vocab) != argmax(w, p->n_vocab);
+        }
+        free(got);
+    }
+    printf("  %s: worst relative error %.3g (tolerance %.3g), top-1 mismatches %d\n",
+           ref_path, worst, tol, top1_mismatch);
+    assert_true(worst <= tol);
+    if (require_top1) assert_int_equal(top1_mismatch, 0);
+    eng_session_destroy(s);
+    eng_model_free(m);
+    ref_free(ref);
+}
+
+static void test_f32_model(void **state) {
+    (void)state;
+    check_against(ENG_RECIPE_F32, "tests/data/ref_tiny_f32.emulated.bin", TOL_EMULATED, true);
+    check_against(ENG_RECIPE_F32, "tests/data/ref_tiny_f32.exact.bin", TOL_EXACT, true);
+}
+
+static void test_q8_0_model(void **state) {
+    (void)state;
+    check_against(ENG_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.emulated.bin", TOL_EMULATED, true);
+    check_against(ENG_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.exact.bin", TOL_EXACT, false);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_f32_model),
+        cmocka_unit_test(test_q8_0_model),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,157 @@
+/* Tests of engine/session.c and generate.c on the tiny synthetic models:
+ * determinism across runs, threads and prefill chunking; rollback; limits. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../engine/engine.h"
+#include "../support/tiny_model.h"
+
+static const char *PROMPT = "static int parse(const char *s) {\n    return";
+
+static int32_t tokenize(const eng_model *m, int32_t *ids, int64_t cap) {
+    int64_t n = eng_tokenize(m, PROMPT, (int64_t)strlen(PROMPT), ids, cap);
+    assert_true(n > 0 && n <= cap);
+    return (int32_t)n;
+}
+
+/* Generates with the given threads/chunk/sampling; returns the hash. */
+static void generate(const eng_model *m, int threads, int chunk, float temp,
+                     int32_t n_max, char hash[65], int32_t *n_out) {
+    sb_err err = {0};
+    eng_session *s = eng_session_create(m, &(eng_options){.n_threads = threads}, &err);
+    assert_non_null(s);
+    int32_t ids[256];
+    int32_t n = tokenize(m, ids, 256);
+    eng_gen_params p = eng_gen_defaults();
+    p.n_max = n_max;
+    p.prefill_chunk = chunk;
+    p.stop_at_eos = false;
+    p.sampling = (eng_sampling){.temperature = temp, .seed = 99};
+    eng_gen_result r;
+    assert_int_equal(eng_generate(s, ids, n, &p, NULL, NULL, &r, &err), 0);
+    assert_int_equal(r.n_tokens, n_max);
+    memcpy(hash, r.sha256, 65);
+    if (n_out) *n_out = r.n_tokens;
+    free(r.tokens);
+    eng_session_destroy(s);
+}
+
+static void test_same_hash_across_runs_threads_chunks(void **state) {
+    (void)state;
+    for (eng_recipe rc = ENG_RECIPE_F32; rc <= ENG_RECIPE_Q4_K_M; rc++) {
+        eng_model *m = test_tiny_model_load(rc);
+        char ref[65], h[65];
+        generate(m, 1, 64, 0.0f, 24, ref, NULL);
+        generate(m, 1, 64, 0.0f, 24, h, NULL);
+        assert_string_equal(ref, h);
+        generate(m, 2, 64, 0.0f, 24, h, NULL);
+        assert_string_equal(ref, h);
+        generate(m, 3, 7, 0.0f, 24, h, NULL);
+        assert_string_equal(ref, h);
+        generate(m, 2, 1, 0.0f, 24, h, NULL);
+        assert_string_equal(ref, h);
+        /* Sampling with a seed is just as reproducible. */
+        generate(m, 1, 64, 0.9f, 24, ref, NULL);
+        generate(m, 2, 5, 0.9f, 24, h, NULL);
+        assert_string_equal(ref, h);
+        eng_model_free(m);
+    }
+}
+
+/* Roll back and recompute: the logits of a re-run step are the same bits. */
+static void test_rollback_recompute(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q4_K_M);
+    sb_err err = {0};
+    eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 2}, &err);
+    assert_non_null(s);
+    int32_t ids[256];
+    int32_t n = tokenize(m, ids, 256);
+    size_t nv = (size_t)eng_n_vocab(m);
+    float *a = malloc(nv * 16 * sizeof(float)), *b = malloc(nv * 16 * sizeof(float));
+    assert_int_equal(eng_session_prefill(s, ids, n - 8, 64, NULL, &err), 0);
+    assert_int_equal(eng_session_step(s, ids + n - 8, 8, a, &err), 0);
+    assert_int_equal(eng_session_length(s), n);
+    /* Overwrite the last 8 slots with other tokens, roll back, redo. */
+    eng_session_truncate(s, n - 8);
+    int32_t other[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    assert_int_equal(eng_session_step(s, other, 8, b, &err), 0);
+    eng_session_truncate(s, n - 8);
+    assert_int_equal(eng_session_step(s, ids + n - 8, 8, b, &err), 0);
+    assert_memory_equal(a, b, nv * 8 * sizeof(float));
+    free(a);
+    free(b);
+    eng_session_destroy(s);
+    eng_model_free(m);
+}
+
+static void test_context_limits(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    sb_err err = {0};
+    eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 1, .n_ctx = 48}, &err);
+    assert_non_null(s);
+    int32_t ids[256];
+    int32_t n = tokenize(m, ids, 256);
+    assert_true(n < 48);
+    eng_gen_params p = eng_gen_defaults();
+    p.n_max = 100;
+    p.stop_at_eos = false;
+    eng_gen_result r;
+    assert_int_equal(eng_generate(s, ids, n, &p, NULL, NULL, &r, &err), 0);
+    assert_int_equal(r.stop, ENG_STOP_CONTEXT);
+    /* Every slot used, plus the final sampled token that needs no slot. */
+    assert_int_equal(r.n_tokens, 48 - n + 1);
+    free(r.tokens);
+    /* A prompt longer than the cache is refused with a message. */
+    int32_t big[64] = {0};
+    assert_int_equal(eng_generate(s, big, 64, &p, NULL, NULL, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "does not fit"));
+    eng_session_destroy(s);
+    /* A context larger than the model's is refused at creation. */
+    memset(&err, 0, sizeof err);
+    assert_null(eng_session_create(m, &(eng_options){.n_ctx = 1 << 20}, &err));
+    assert_non_null(strstr(err.msg, "context"));
+    eng_model_free(m);
+}
+
+static int stop_after_three(void *ctx, int32_t id) {
+    (void)id;
+    return ++*(int *)ctx == 3;
+}
+
+static void test_callback_stops(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    sb_err err = {0};
+    eng_session *s = eng_session_create(m, NULL, &err);
+    assert_non_null(s);
+    int32_t ids[256];
+    int32_t n = tokenize(m, ids, 256);
+    eng_gen_params p = eng_gen_defaults();
+    int calls = 0;
+    eng_gen_result r;
+    assert_int_equal(eng_generate(s, ids, n, &p, stop_after_three, &calls, &r, &err), 0);
+    assert_int_equal(r.stop, ENG_STOP_CALLBACK);
+    assert_int_equal(r.n_tokens, 3);
+    free(r.tokens);
+    assert_int_equal(eng_generate(s, ids, 0, &p, NULL, NULL, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "empty prompt"));
+    eng_session_destroy(s);
+    eng_model_free(m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_hash_across_runs_threads_chunks),
+        cmocka_unit_test(test_rollback_recompute),
+        cmocka_unit_test(test_context_limits),
+        cmocka_unit_test(test_callback_stops),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
