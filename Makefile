@@ -6,9 +6,11 @@ BUILD ?= build
 CC ?= gcc
 # -ffp-contract=off: the canonical arithmetic (kernels/kernels.h) forbids
 # the compiler from fusing a*b+c into an FMA behind our back.
-CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -Werror -ffp-contract=off -pthread \
-          -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(EXTRA_CFLAGS)
+# OPTFLAGS picks optimisation; CFLAGS given on the command line only adds.
+OPTFLAGS ?= -O2 -g
+SB_CFLAGS = -std=c11 -Wall -Wextra -Werror -ffp-contract=off -pthread \
+            -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPTFLAGS) \
+            $(EXTRA_CFLAGS) $(CFLAGS)
 LDFLAGS += -pthread $(EXTRA_LDFLAGS)
 LDLIBS += -lcrypto -ljansson -lm
 
@@ -49,7 +51,7 @@ $(BUILD)/sb: $(CLI_OBJ) $(BUILD)/libsb.a
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(SB_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(@D)
@@ -57,7 +59,7 @@ $(BUILD)/obj/%.o: %.cu
 
 $(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
 	    -lcmocka $(LDLIBS)
 
 tests: $(TEST_BIN) $(BUILD)/sb
@@ -72,12 +74,12 @@ test: tests
 	echo "all tests passed"
 
 asan:
-	$(MAKE) BUILD=build-asan NVCC= CFLAGS="-O1 -g" \
+	$(MAKE) BUILD=build-asan NVCC= OPTFLAGS="-O1 -g" \
 	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	    EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
 $(BUILD)/membw: bench/membw.c $(BUILD)/libsb.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
 # CPU decode speed of the 0.5b-shape Q4_K_M model against this machine's
 # memory-read floor (bench/cpu_decode.sh; THREADS=2 by default).

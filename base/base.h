@@ -58,9 +58,10 @@ static inline uint64_t sb_hash3(uint64_t seed, uint64_t a, uint64_t b) {
     return sb_mix64(sb_mix64(sb_mix64(seed) ^ a) ^ b);
 }
 
-/* Uniform float in the open interval (0, 1) from the top 24 bits of h. */
+/* Uniform float in the open interval (0, 1) from the top 23 bits of h: with
+ * 23 bits, k + 0.5 is exact in fp32, so the largest value is 1 - 2^-24. */
 static inline float sb_unit_open(uint64_t h) {
-    return ((float)(h >> 40) + 0.5f) * (1.0f / 16777216.0f);
+    return ((float)(h >> 41) + 0.5f) * (1.0f / 8388608.0f);
 }
 
 /* ---- SHA-256 (OpenSSL libcrypto underneath) ----------------------------- */

@@ -5,14 +5,13 @@
  *
  * Two references per model (see the tool's docstring):
  *   emulated — float64 with the engine's deliberate roundings (fp16 KV cache,
- *              int8 activation blocks for quantized weights). The only
- *              remaining difference is fp32 vs fp64 arithmetic, so the
- *              engine must agree closely and pick the same top-1 token at
- *              every position.
+ *              int8 activation blocks for quantized weights), so what is
+ *              left is fp32 vs fp64 arithmetic and the rare int8 rounding
+ *              decision it flips.
  *   exact    — plain float64. The difference is the engine's designed
  *              quantization error; it must stay within a looser bound.
- * Tolerances are relative to the largest |logit| of the position (logits of
- * these models are O(1..10)); see TOL_* below for the reasoning.
+ * Errors are relative to the largest |logit| of the position; the bounds
+ * and their reasoning are below.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,13 +26,33 @@
 #include "../../engine/engine.h"
 #include "../support/tiny_model.h"
 
-/* fp32 vs fp64 over ~10 accumulated roundings of 2^-24 per operation, with
- * sums over at most 512 terms: a few 1e-5 relative. Allow 1e-4. */
-#define TOL_EMULATED 1e-4
-/* fp16 keys/values (2^-11 relative) and, for Q8_0, int8 activations
- * (at most 1/254 of a block's max per element, errors averaging out over
- * 256-512 terms) perturb logits by well under 1% of their scale; allow 2%. */
-#define TOL_EXACT 2e-2
+/* Bounds on the per-position error (largest |engine - reference| over the
+ * vocabulary, divided by the largest |reference logit|), as measured
+ * 2026-12-02 and with the margin each comes from:
+ *
+ * emulated, any model: where no int8 rounding decision differs, only fp32 vs
+ *   fp64 arithmetic separates the two: ~10 roundings of 2^-24 on each path,
+ *   sums of at most 512 terms; measured 1e-7 typical, 1.2e-5 worst. The
+ *   median must stay below 1e-5.
+ * emulated, f32 weights: no quantized activations, so every position is of
+ *   that kind: worst below 1e-4.
+ * emulated, Q8_0 weights: an fp32 value within 1e-7 of a rounding boundary
+ *   of x*127/amax rounds the other way, moving one activation by one quantum
+ *   (amax/127); about 15% of positions see one, moving the logits by up to
+ *   ~1%. Worst below 2e-2.
+ * exact, f32 weights: the fp16 KV cache (2^-11 relative per key and value):
+ *   measured 2.3e-4; worst below 2e-3.
+ * exact, Q8_0 weights: int8 activations (up to half a quantum per element)
+ *   on top: measured 1.1e-2; worst below 3e-2.
+ * Top-1 must agree at every position in all four comparisons. */
+typedef struct tolerance {
+    double median, worst;
+} tolerance;
+
+static const tolerance TOL_EMULATED_F32 = {1e-5, 1e-4};
+static const tolerance TOL_EMULATED_Q8_0 = {1e-5, 2e-2};
+static const tolerance TOL_EXACT_F32 = {2e-3, 2e-3};
+static const tolerance TOL_EXACT_Q8_0 = {3e-2, 3e-2};
 
 typedef struct ref_prompt {
     uint32_t n_tokens, n_vocab;
@@ -105,8 +124,12 @@ static double rel_error(const float *got, const float *want, uint32_t n) {
 
 /* Runs every prompt through the engine (all positions' logits) and checks
  * them against the reference. Prints the worst error seen. */
-static void check_against(eng_recipe recipe, const char *ref_path, double tol,
-                          bool require_top1) {
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void check_against(eng_recipe recipe, const char *ref_path, tolerance tol) {
     ref_file *ref = ref_load(ref_path);
     eng_model *m = test_tiny_model_load(recipe);
     if (strcmp(ref->sha, eng_model_sha256(m)))
@@ -116,8 +139,8 @@ static void check_against(eng_recipe recipe, const char *ref_path, double tol,
     sb_err err = {0};
     eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 2}, &err);
     assert_non_null(s);
-    double worst = 0;
-    int top1_mismatch = 0;
+    double errors[1024];
+    int n_err = 0, top1_mismatch = 0;
     for (uint32_t i = 0; i < ref->n_prompts; i++) {
         ref_prompt *p = &ref->prompts[i];
         assert_int_equal(p->n_vocab, eng_n_vocab(m));
@@ -130,15 +153,20 @@ static void check_against(eng_recipe recipe, const char *ref_path, double tol,
         }
         for (uint32_t t = 0; t < p->n_tokens; t++) {
             const float *g = got + (size_t)t * p->n_vocab, *w = p->logits + (size_t)t * p->n_vocab;
-            worst = fmax(worst, rel_error(g, w, p->n_vocab));
+            assert_true(n_err < 1024);
+            errors[n_err++] = rel_error(g, w, p->n_vocab);
             top1_mismatch += argmax(g, p->n_vocab) != argmax(w, p->n_vocab);
         }
         free(got);
     }
-    printf("  %s: worst relative error %.3g (tolerance %.3g), top-1 mismatches %d\n",
-           ref_path, worst, tol, top1_mismatch);
-    assert_true(worst <= tol);
-    if (require_top1) assert_int_equal(top1_mismatch, 0);
+    qsort(errors, (size_t)n_err, sizeof *errors, cmp_double);
+    double median = errors[n_err / 2], worst = errors[n_err - 1];
+    printf("  %s: %d positions, relative error median %.3g (bound %.3g), "
+           "worst %.3g (bound %.3g), top-1 mismatches %d\n", ref_path, n_err,
+           median, tol.median, worst, tol.worst, top1_mismatch);
+    assert_true(median <= tol.median);
+    assert_true(worst <= tol.worst);
+    assert_int_equal(top1_mismatch, 0);
     eng_session_destroy(s);
     eng_model_free(m);
     ref_free(ref);
@@ -146,14 +174,14 @@ static void check_against(eng_recipe recipe, const char *ref_path, double tol,
 
 static void test_f32_model(void **state) {
     (void)state;
-    check_against(ENG_RECIPE_F32, "tests/data/ref_tiny_f32.emulated.bin", TOL_EMULATED, true);
-    check_against(ENG_RECIPE_F32, "tests/data/ref_tiny_f32.exact.bin", TOL_EXACT, true);
+    check_against(ENG_RECIPE_F32, "tests/data/ref_tiny_f32.emulated.bin", TOL_EMULATED_F32);
+    check_against(ENG_RECIPE_F32, "tests/data/ref_tiny_f32.exact.bin", TOL_EXACT_F32);
 }
 
 static void test_q8_0_model(void **state) {
     (void)state;
-    check_against(ENG_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.emulated.bin", TOL_EMULATED, true);
-    check_against(ENG_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.exact.bin", TOL_EXACT, false);
+    check_against(ENG_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.emulated.bin", TOL_EMULATED_Q8_0);
+    check_against(ENG_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.exact.bin", TOL_EXACT_Q8_0);
 }
 
 int main(void) {

@@ -16,7 +16,7 @@ static void test__cleanup(void) {
 }
 
 const char *test_tiny_model_path(eng_recipe recipe) {
-    if (recipe < 0 || recipe >= TEST_N_RECIPES) abort();
+    if ((int)recipe < 0 || (int)recipe >= TEST_N_RECIPES) abort();
     if (test__paths[recipe][0]) return test__paths[recipe];
     if (!test__dir[0]) {
         snprintf(test__dir, sizeof test__dir, "/tmp/sb-test-XXXXXX");

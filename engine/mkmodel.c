@@ -1,0 +1,671 @@
+/*
+ * mkmodel.c — synthetic qwen2 models: real Qwen2.5 shapes, seeded random
+ * weights, llama.cpp's tensor-type placement for Q4_K_M.
+ *
+ * Determinism: each row of each tensor is drawn from its own stream, seeded
+ * with sb_hash3(seed, tensor index, row), and quantized on its own, so the
+ * file is a pure function of the options whatever the thread count. The
+ * writer streams one tensor at a time: memory holds at most one tensor plus
+ * one row of floats per thread.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "gguf.h"
+#include "mkmodel.h"
+#include "model_internal.h"
+
+/* ==== shapes and recipes ================================================== */
+
+static const eng_mk_shape mk__shapes[] = {
+    [ENG_SHAPE_TINY] = {"tiny", 2, 256, 512, 4, 2, 512, 4096, true, 1e6f, 1e-6f},
+    [ENG_SHAPE_0_5B] = {"0.5b", 24, 896, 4864, 14, 2, 151936, 32768, true, 1e6f,
+                        1e-6f},
+    [ENG_SHAPE_1_5B] = {"1.5b", 28, 1536, 8960, 12, 2, 151936, 32768, true, 1e6f,
+                        1e-6f},
+    [ENG_SHAPE_7B] = {"7b", 28, 3584, 18944, 28, 4, 152064, 32768, false, 1e6f,
+                      1e-6f},
+};
+enum { MK_N_SHAPES = sizeof mk__shapes / sizeof mk__shapes[0] };
+
+static const char *const mk__recipes[] = {
+    [ENG_RECIPE_F32] = "f32", [ENG_RECIPE_Q8_0] = "q8_0",
+    [ENG_RECIPE_Q4_K_M] = "q4_k_m"};
+/* llama.cpp's general.file_type for each recipe (ALL_F32, MOSTLY_Q8_0,
+ * MOSTLY_Q4_K_M). */
+static const uint32_t mk__ftypes[] = {0, 7, 15};
+enum { MK_N_RECIPES = sizeof mk__recipes / sizeof mk__recipes[0] };
+
+const eng_mk_shape *eng_mk_shape_info(eng_shape s) {
+    return (unsigned)s < MK_N_SHAPES ? &mk__shapes[s] : NULL;
+}
+
+const char *eng_mk_recipe_name(eng_recipe r) {
+    return (unsigned)r < MK_N_RECIPES ? mk__recipes[r] : "?";
+}
+
+int eng_shape_parse(const char *s, eng_shape *out, sb_err *err) {
+    for (int i = 0; i < MK_N_SHAPES; i++)
+        if (s && !strcasecmp(s, mk__shapes[i].name)) {
+            *out = (eng_shape)i;
+            return 0;
+        }
+    return sb_err_set(err, __func__, "shape '%s' is unknown, expected tiny, "
+                      "0.5b, 1.5b or 7b", s ? s : "(null)");
+}
+
+int eng_recipe_parse(const char *s, eng_recipe *out, sb_err *err) {
+    for (int i = 0; i < MK_N_RECIPES; i++)
+        if (s && !strcasecmp(s, mk__recipes[i])) {
+            *out = (eng_recipe)i;
+            return 0;
+        }
+    return sb_err_set(err, __func__, "quant recipe '%s' is unknown, expected "
+                      "f32, q8_0 or q4_k_m", s ? s : "(null)");
+}
+
+/* ==== the plan ============================================================== */
+
+/* What a matrix is, as far as Q4_K_M's placement rules care. */
+typedef enum mk__role {
+    MK_EMBD, MK_OUTPUT, MK_ATTN_V, MK_FFN_DOWN, MK_OTHER
+} mk__role;
+
+/* llama.cpp's use_more_bits: the first and last eighth of the layers, and
+ * every third layer in between, get more bits (integer division as there). */
+static bool mk__more_bits(int i, int n) {
+    return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
+}
+
+/* Q4_K_M: Q4_K by default; the LM head (token_embd when tied) Q6_K; attn_v
+ * and ffn_down Q6_K in the more-bits layers; then, for rows that are not a
+ * whole number of 256-weight super-blocks, Q4_K -> Q5_0 and Q6_K -> Q8_0. */
+static krn_type mk__q4km_type(mk__role role, int layer, int n_layer, bool tied,
+                              int64_t ne0) {
+    krn_type t = KRN_Q4_K;
+    if (role == MK_OUTPUT || (role == MK_EMBD && tied))
+        t = KRN_Q6_K;
+    else if ((role == MK_ATTN_V || role == MK_FFN_DOWN) &&
+             mk__more_bits(layer, n_layer))
+        t = KRN_Q6_K;
+    if (ne0 % 256 != 0) t = t == KRN_Q4_K ? KRN_Q5_0 : KRN_Q8_0;
+    return t;
+}
+
+static krn_type mk__matrix_type(eng_recipe r, mk__role role, int layer,
+                                const eng_mk_shape *sh, int64_t ne0) {
+    switch (r) {
+    case ENG_RECIPE_Q8_0: return KRN_Q8_0;
+    case ENG_RECIPE_Q4_K_M:
+        return mk__q4km_type(role, layer, sh->n_layer, sh->tied, ne0);
+    case ENG_RECIPE_F32: break;
+    }
+    return KRN_F32;
+}
+
+static void mk__add(eng_mk_plan *p, const char *name, eng_mk_init init,
+                    krn_type type, int64_t ne0, int64_t ne1) {
+    eng_mk_tensor *t = &p->t[p->n++];
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->type = type;
+    t->init = init;
+    t->n_dims = ne1 == 1 ? 1 : 2;
+    t->ne[0] = ne0;
+    t->ne[1] = ne1;
+}
+
+static void mk__add_matrix(eng_mk_plan *p, const eng_mk_shape *sh, eng_recipe r,
+                           const char *name, mk__role role, int layer,
+                           int64_t ne0, int64_t ne1) {
+    mk__add(p, name, role == MK_EMBD ? ENG_MK_EMBD : ENG_MK_MATRIX,
+            mk__matrix_type(r, role, layer, sh, ne0), ne0, ne1);
+}
+
+static void mk__add_layer(eng_mk_plan *p, const eng_mk_shape *sh, eng_recipe r,
+                          int il) {
+    int64_t e = sh->n_embd, hd = sh->n_embd / sh->n_head;
+    int64_t nq = hd * sh->n_head, nkv = hd * sh->n_head_kv, ff = sh->n_ff;
+    char nm[64];
+#define MK_NAME(s) (snprintf(nm, sizeof nm, "blk.%d." s, il), nm)
+    mk__add(p, MK_NAME("attn_norm.weight"), ENG_MK_NORM, KRN_F32, e, 1);
+    mk__add_matrix(p, sh, r, MK_NAME("attn_q.weight"), MK_OTHER, il, e, nq);
+    mk__add(p, MK_NAME("attn_q.bias"), ENG_MK_BIAS, KRN_F32, nq, 1);
+    mk__add_matrix(p, sh, r, MK_NAME("attn_k.weight"), MK_OTHER, il, e, nkv);
+    mk__add(p, MK_NAME("attn_k.bias"), ENG_MK_BIAS, KRN_F32, nkv, 1);
+    mk__add_matrix(p, sh, r, MK_NAME("attn_v.weight"), MK_ATTN_V, il, e, nkv);
+    mk__add(p, MK_NAME("attn_v.bias"), ENG_MK_BIAS, KRN_F32, nkv, 1);
+    mk__add_matrix(p, sh, r, MK_NAME("attn_output.weight"), MK_OTHER, il, nq, e);
+    mk__add(p, MK_NAME("ffn_norm.weight"), ENG_MK_NORM, KRN_F32, e, 1);
+    mk__add_matrix(p, sh, r, MK_NAME("ffn_gate.weight"), MK_OTHER, il, e, ff);
+    mk__add_matrix(p, sh, r, MK_NAME("ffn_up.weight"), MK_OTHER, il, e, ff);
+    mk__add_matrix(p, sh, r, MK_NAME("ffn_down.weight"), MK_FFN_DOWN, il, ff, e);
+#undef MK_NAME
+}
+
+int eng_mk_plan_make(const eng_mk_shape *sh, eng_recipe r, eng_mk_plan *out,
+                     sb_err *err) {
+    memset(out, 0, sizeof *out);
+    if (!sh || (unsigned)r >= MK_N_RECIPES)
+        return sb_err_set(err, __func__, "no such shape or recipe (%d)", (int)r);
+    enum { PER_LAYER = 12 };
+    out->t = calloc(3 + (size_t)sh->n_layer * PER_LAYER, sizeof *out->t);
+    if (!out->t) return sb_err_set(err, __func__, "out of memory");
+    mk__add_matrix(out, sh, r, "token_embd.weight", MK_EMBD, -1, sh->n_embd,
+                   sh->n_vocab);
+    for (int il = 0; il < sh->n_layer; il++) mk__add_layer(out, sh, r, il);
+    mk__add(out, "output_norm.weight", ENG_MK_NORM, KRN_F32, sh->n_embd, 1);
+    if (!sh->tied)
+        mk__add_matrix(out, sh, r, "output.weight", MK_OUTPUT, sh->n_layer,
+                       sh->n_embd, sh->n_vocab);
+    if (eng_mk_plan_sizes(out, err)) {
+        eng_mk_plan_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+int eng_mk_plan_sizes(eng_mk_plan *p, sb_err *err) {
+    p->total_bytes = 0;
+    for (int64_t i = 0; i < p->n; i++) {
+        eng_mk_tensor *t = &p->t[i];
+        uint64_t row;
+        if (t->ne[0] < 1 || t->ne[1] < 1 ||
+            !krn_row_bytes(t->type, t->ne[0], &row) ||
+            !sb_mul_u64(row, (uint64_t)t->ne[1], &t->nbytes) ||
+            !sb_add_u64(p->total_bytes, t->nbytes, &p->total_bytes))
+            return sb_err_set(err, __func__, "tensor '%s' of type %s cannot "
+                              "have shape [%lld, %lld]", t->name,
+                              krn_type_name(t->type), (long long)t->ne[0],
+                              (long long)t->ne[1]);
+    }
+    return 0;
+}
+
+void eng_mk_plan_free(eng_mk_plan *p) {
+    free(p->t);
+    memset(p, 0, sizeof *p);
+}
+
+/* ==== vocabularies ========================================================= */
+
+static int mk__vocab_alloc(eng_mk_vocab *v, int32_t n, sb_err *err) {
+    memset(v, 0, sizeof *v);
+    v->eos = v->pad = -1;
+    v->tokens = calloc((size_t)n, sizeof *v->tokens);
+    v->types = calloc((size_t)n, sizeof *v->types);
+    if (!v->tokens || !v->types) {
+        eng_mk_vocab_free(v);
+        return sb_err_set(err, __func__, "out of memory for %d tokens", (int)n);
+    }
+    v->n = n;
+    return 0;
+}
+
+/* Fills every still-empty slot from `from` on with "[PAD<i>]" (control),
+ * the name llama.cpp's converter gives unused ids. */
+static int mk__vocab_pad(eng_mk_vocab *v, int64_t from, sb_err *err) {
+    for (int64_t i = from; i < v->n; i++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "[PAD%lld]", (long long)i);
+        if (!(v->tokens[i] = strdup(buf)))
+            return sb_err_set(err, __func__, "out of memory");
+        v->types[i] = ENG_TOKEN_CONTROL;
+    }
+    return 0;
+}
+
+static int32_t mk__vocab_find(const eng_mk_vocab *v, const char *s) {
+    for (int64_t i = 0; i < v->n; i++)
+        if (v->tokens[i] && !strcmp(v->tokens[i], s)) return (int32_t)i;
+    return -1;
+}
+
+int eng_mk_vocab_builtin(int32_t n_vocab, eng_mk_vocab *out, sb_err *err) {
+    static const char *const special[] = {"<|endoftext|>", "<|im_start|>",
+                                          "<|im_end|>"};
+    enum { N_FIXED = 256 + 3 };
+    if (n_vocab < N_FIXED)
+        return sb_err_set(err, __func__, "vocabulary of %d tokens, expected at "
+                          "least %d", (int)n_vocab, N_FIXED);
+    if (mk__vocab_alloc(out, n_vocab, err)) return -1;
+    for (int b = 0; b < 256; b++) {
+        /* the byte's code point, UTF-8 encoded (1 or 2 bytes, < U+0800) */
+        uint32_t cp = eng__gpt2_byte_to_cp((uint8_t)b);
+        char s[3] = {0};
+        if (cp < 0x80) {
+            s[0] = (char)cp;
+        } else {
+            s[0] = (char)(0xC0 | (cp >> 6));
+            s[1] = (char)(0x80 | (cp & 0x3F));
+        }
+        out->tokens[b] = strdup(s);
+        out->types[b] = ENG_TOKEN_NORMAL;
+    }
+    for (int i = 0; i < 3; i++) {
+        out->tokens[256 + i] = strdup(special[i]);
+        out->types[256 + i] = ENG_TOKEN_CONTROL;
+    }
+    for (int i = 0; i < N_FIXED; i++)
+        if (!out->tokens[i]) {
+            sb_err_set(err, __func__, "out of memory");
+            goto fail;
+        }
+    if (mk__vocab_pad(out, N_FIXED, err)) goto fail;
+    out->pad = 256; /* <|endoftext|>, as Qwen2.5-Instruct files have it */
+    out->eos = 258; /* <|im_end|>: the end of an assistant turn */
+    return 0;
+fail:
+    eng_mk_vocab_free(out);
+    return -1;
+}
+
+void eng_mk_vocab_free(eng_mk_vocab *v) {
+    for (int64_t i = 0; v->tokens && i < v->n; i++) free(v->tokens[i]);
+    for (int64_t i = 0; v->merges && i < v->n_merges; i++) free(v->merges[i]);
+    free(v->tokens);
+    free(v->types);
+    free(v->merges);
+    memset(v, 0, sizeof *v);
+    v->eos = v->pad = -1;
+}
+
+/* ---- tokenizer.json ---- */
+
+/* Puts token `text` at id. A second token for the same id is an error,
+ * except an added token repeating the vocabulary entry it overrides. */
+static int mk__json_put(eng_mk_vocab *v, json_int_t id, const char *text,
+                        int32_t type, bool added, int64_t *max_id, sb_err *err) {
+    if (id < 0 || id >= v->n)
+        return sb_err_set(err, __func__, "tokenizer.json: token '%.60s' has id "
+                          "%lld, expected 0..%lld (the shape's vocabulary)",
+                          text, (long long)id, (long long)v->n - 1);
+    if (v->tokens[id]) {
+        if (!added || strcmp(v->tokens[id], text))
+            return sb_err_set(err, __func__, "tokenizer.json: duplicate id %lld "
+                              "(tokens '%.60s' and '%.60s')", (long long)id,
+                              v->tokens[id], text);
+        v->types[id] = type;
+        return 0;
+    }
+    if (!(v->tokens[id] = strdup(text)))
+        return sb_err_set(err, __func__, "out of memory");
+    v->types[id] = type;
+    if (id > *max_id) *max_id = id;
+    return 0;
+}
+
+static int mk__json_vocab(eng_mk_vocab *v, json_t *vocab, int64_t *max_id,
+                          sb_err *err) {
+    const char *key;
+    json_t *val;
+    if (!json_is_object(vocab))
+        return sb_err_set(err, __func__, "tokenizer.json: 'model.vocab' is "
+                          "missing or not an object (token -> id)");
+    json_object_foreach(vocab, key, val) {
+        if (!json_is_integer(val))
+            return sb_err_set(err, __func__, "tokenizer.json: 'model.vocab' "
+                              "entry '%.60s' is not an integer id", key);
+        if (mk__json_put(v, json_integer_value(val), key, ENG_TOKEN_NORMAL,
+                         false, max_id, err))
+            return -1;
+    }
+    return 0;
+}
+
+static int mk__json_added(eng_mk_vocab *v, json_t *added, int64_t *max_id,
+                          sb_err *err) {
+    size_t i;
+    json_t *a;
+    if (!added) return 0;
+    if (!json_is_array(added))
+        return sb_err_set(err, __func__, "tokenizer.json: 'added_tokens' is "
+                          "not an array");
+    json_array_foreach(added, i, a) {
+        json_t *id = json_object_get(a, "id");
+        json_t *content = json_object_get(a, "content");
+        json_t *special = json_object_get(a, "special");
+        if (!json_is_integer(id) || !json_is_string(content))
+            return sb_err_set(err, __func__, "tokenizer.json: 'added_tokens'[%zu] "
+                              "needs an integer 'id' and a string 'content'", i);
+        int32_t type = json_is_true(special) ? ENG_TOKEN_CONTROL
+                                             : ENG_TOKEN_USER_DEFINED;
+        if (mk__json_put(v, json_integer_value(id), json_string_value(content),
+                         type, true, max_id, err))
+            return -1;
+    }
+    return 0;
+}
+
+/* One merge as "a b": from a string (kept as is) or an [a, b] pair. */
+static char *mk__json_merge(json_t *m) {
+    if (json_is_string(m)) {
+        const char *s = json_string_value(m);
+        const char *sp = strchr(s, ' ');
+        return sp && sp != s && sp[1] ? strdup(s) : NULL;
+    }
+    if (!json_is_array(m) || json_array_size(m) != 2 ||
+        !json_is_string(json_array_get(m, 0)) ||
+        !json_is_string(json_array_get(m, 1)))
+        return NULL;
+    const char *a = json_string_value(json_array_get(m, 0));
+    const char *b = json_string_value(json_array_get(m, 1));
+    size_t la = strlen(a), lb = strlen(b);
+    if (!la || !lb) return NULL;
+    char *s = malloc(la + lb + 2);
+    if (s) snprintf(s, la + lb + 2, "%s %s", a, b);
+    return s;
+}
+
+static int mk__json_merges(eng_mk_vocab *v, json_t *merges, sb_err *err) {
+    size_t i;
+    json_t *m;
+    if (!json_is_array(merges))
+        return sb_err_set(err, __func__, "tokenizer.json: 'model.merges' is "
+                          "missing or not an array");
+    v->merges = calloc(json_array_size(merges) + 1, sizeof *v->merges);
+    if (!v->merges) return sb_err_set(err, __func__, "out of memory");
+    json_array_foreach(merges, i, m) {
+        if (!(v->merges[i] = mk__json_merge(m)))
+            return sb_err_set(err, __func__, "tokenizer.json: 'model.merges'[%zu]"
+                              " is not \"a b\" or [\"a\", \"b\"] (or no memory)",
+                              i);
+        v->n_merges = (int64_t)i + 1;
+    }
+    return 0;
+}
+
+/* Ids 0..max_id must all be taken; the rest become [PAD<i>]. */
+static int mk__json_finish(eng_mk_vocab *v, int64_t max_id, sb_err *err) {
+    for (int64_t i = 0; i <= max_id; i++)
+        if (!v->tokens[i])
+            return sb_err_set(err, __func__, "tokenizer.json: no token has id "
+                              "%lld (ids must be dense from 0 to %lld)",
+                              (long long)i, (long long)max_id);
+    if (mk__vocab_pad(v, max_id + 1, err)) return -1;
+    v->eos = mk__vocab_find(v, "<|im_end|>");
+    if (v->eos < 0) v->eos = mk__vocab_find(v, "<|endoftext|>");
+    v->pad = mk__vocab_find(v, "<|endoftext|>");
+    return 0;
+}
+
+int eng_mk_vocab_json(const char *path, int32_t n_vocab, eng_mk_vocab *out,
+                      sb_err *err) {
+    json_error_t je;
+    int64_t max_id = -1;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (mk__vocab_alloc(out, n_vocab, err)) goto fail;
+    if (!root) {
+        sb_err_set(err, __func__, "cannot read tokenizer.json '%s': %s (line "
+                   "%d)", path, je.text, je.line);
+        goto fail;
+    }
+    json_t *model = json_object_get(root, "model");
+    if (!json_is_object(model)) {
+        sb_err_set(err, __func__, "tokenizer.json: 'model' is missing or not an "
+                   "object");
+        goto fail;
+    }
+    if (mk__json_vocab(out, json_object_get(model, "vocab"), &max_id, err) ||
+        mk__json_added(out, json_object_get(root, "added_tokens"), &max_id,
+                       err) ||
+        mk__json_merges(out, json_object_get(model, "merges"), err) ||
+        mk__json_finish(out, max_id, err))
+        goto fail;
+    json_decref(root);
+    return 0;
+fail:
+    json_decref(root);
+    eng_mk_vocab_free(out);
+    return -1;
+}
+
+/* ==== the job ================================================================ */
+
+int eng_mk_job_init(eng_mk_job *job, const eng_mkmodel_opts *o, sb_err *err) {
+    memset(job, 0, sizeof *job);
+    const eng_mk_shape *sh = eng_mk_shape_info(o->shape);
+    if (!sh || (unsigned)o->recipe >= MK_N_RECIPES)
+        return sb_err_set(err, __func__, "shape %d / recipe %d out of range",
+                          (int)o->shape, (int)o->recipe);
+    job->shape = *sh;
+    job->arch = "qwen2";
+    snprintf(job->name, sizeof job->name, "sonicboom-synthetic-%s-%s-seed%llu",
+             sh->name, mk__recipes[o->recipe], (unsigned long long)o->seed);
+    job->file_type = mk__ftypes[o->recipe];
+    job->seed = o->seed;
+    job->n_threads = o->n_threads;
+    job->progress = o->progress;
+    if (eng_mk_plan_make(sh, o->recipe, &job->plan, err)) goto fail;
+    if (o->vocab_json ? eng_mk_vocab_json(o->vocab_json, sh->n_vocab,
+                                          &job->vocab, err)
+                      : eng_mk_vocab_builtin(sh->n_vocab, &job->vocab, err))
+        goto fail;
+    return 0;
+fail:
+    eng_mk_job_free(job);
+    return -1;
+}
+
+void eng_mk_job_free(eng_mk_job *job) {
+    eng_mk_plan_free(&job->plan);
+    eng_mk_vocab_free(&job->vocab);
+}
+
+/* ---- metadata ---- */
+
+/* ChatML, as Qwen2.5 instruct models use it. */
+static const char mk__chat_template[] =
+    "{% for message in messages %}"
+    "{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + "
+    "'<|im_end|>' + '\\n' }}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+
+/* Setters that skip job->omit_key, so tests can drop any one key. */
+static bool mk__keep(const eng_mk_job *job, const char *key) {
+    return !job->omit_key || strcmp(job->omit_key, key);
+}
+static void mk__u32(gguf_writer *w, const eng_mk_job *j, const char *k,
+                    uint32_t v) {
+    if (mk__keep(j, k)) gguf_writer_set_u32(w, k, v);
+}
+static void mk__f32(gguf_writer *w, const eng_mk_job *j, const char *k, float v) {
+    if (mk__keep(j, k)) gguf_writer_set_f32(w, k, v);
+}
+static void mk__str(gguf_writer *w, const eng_mk_job *j, const char *k,
+                    const char *v) {
+    if (mk__keep(j, k)) gguf_writer_set_str(w, k, v);
+}
+
+static void mk__write_hparams(gguf_writer *w, const eng_mk_job *j) {
+    const eng_mk_shape *s = &j->shape;
+    mk__str(w, j, "general.architecture", j->arch);
+    mk__str(w, j, "general.name", j->name);
+    mk__u32(w, j, "general.alignment", 32);
+    mk__u32(w, j, "general.file_type", j->file_type);
+    if (j->file_type) mk__u32(w, j, "general.quantization_version", 2);
+    mk__u32(w, j, "qwen2.block_count", (uint32_t)s->n_layer);
+    mk__u32(w, j, "qwen2.context_length", (uint32_t)s->n_ctx);
+    mk__u32(w, j, "qwen2.embedding_length", (uint32_t)s->n_embd);
+    mk__u32(w, j, "qwen2.feed_forward_length", (uint32_t)s->n_ff);
+    mk__u32(w, j, "qwen2.attention.head_count", (uint32_t)s->n_head);
+    mk__u32(w, j, "qwen2.attention.head_count_kv", (uint32_t)s->n_head_kv);
+    mk__f32(w, j, "qwen2.rope.freq_base", s->rope_base);
+    mk__f32(w, j, "qwen2.attention.layer_norm_rms_epsilon", s->rms_eps);
+}
+
+static void mk__write_tokenizer(gguf_writer *w, const eng_mk_job *j) {
+    const eng_mk_vocab *v = &j->vocab;
+    mk__str(w, j, "tokenizer.ggml.model", "gpt2");
+    mk__str(w, j, "tokenizer.ggml.pre", "qwen2");
+    if (mk__keep(j, "tokenizer.ggml.tokens"))
+        gguf_writer_set_arr_str(w, "tokenizer.ggml.tokens",
+                                (const char *const *)v->tokens, (uint64_t)v->n);
+    if (mk__keep(j, "tokenizer.ggml.token_type"))
+        gguf_writer_set_arr_i32(w, "tokenizer.ggml.token_type", v->types,
+                                (uint64_t)v->n);
+    if (mk__keep(j, "tokenizer.ggml.merges"))
+        gguf_writer_set_arr_str(w, "tokenizer.ggml.merges",
+                                (const char *const *)v->merges,
+                                (uint64_t)v->n_merges);
+    if (v->eos >= 0) mk__u32(w, j, "tokenizer.ggml.eos_token_id", (uint32_t)v->eos);
+    if (v->pad >= 0)
+        mk__u32(w, j, "tokenizer.ggml.padding_token_id", (uint32_t)v->pad);
+    mk__str(w, j, "tokenizer.chat_template", mk__chat_template);
+}
+
+/* ---- weights ---- */
+
+/* A 24-bit integer v mapped to an odd multiple of 2^-24 in (-1, 1): exact in
+ * fp32, so no rounding happens before the scale. */
+static float mk__sym(uint64_t v24) {
+    return (float)(2 * (int32_t)v24 + 1 - (1 << 24)) * (1.0f / 16777216.0f);
+}
+
+/* Row `row` of tensor `ti`: ne[0] floats, a pure function of its inputs.
+ * Each 64-bit draw of the stream gives two values (bits 63..40, 39..16). */
+static void mk__gen_row(const eng_mk_tensor *t, uint64_t seed, int64_t ti,
+                        int64_t row, float *out) {
+    int64_t n = t->ne[0];
+    float center = 0.0f, a = 0.1f; /* NORM: 1 ± 0.1, BIAS: ± 0.1 */
+    if (t->init == ENG_MK_MATRIX) a = sqrtf(3.0f / (float)n);
+    if (t->init == ENG_MK_EMBD) a = 1.0f;
+    if (t->init == ENG_MK_NORM) center = 1.0f;
+    uint64_t st = sb_hash3(seed, (uint64_t)ti, (uint64_t)row);
+    for (int64_t i = 0; i < n; i += 2) {
+        st += 0x9E3779B97F4A7C15ull;
+        uint64_t h = sb_mix64(st);
+        out[i] = center + a * mk__sym(h >> 40);
+        if (i + 1 < n) out[i + 1] = center + a * mk__sym((h >> 16) & 0xFFFFFF);
+    }
+}
+
+/* One thread's share of a tensor: rows lo..hi-1. */
+typedef struct mk__part {
+    const eng_mk_tensor *t;
+    uint64_t seed;
+    int64_t ti;
+    uint64_t row_bytes;
+    unsigned char *buf;   /* the whole tensor; borrowed */
+    int64_t lo, hi;
+    bool ok;
+} mk__part;
+
+static void *mk__fill_rows(void *arg) {
+    mk__part *p = arg;
+    float *row = malloc((size_t)p->t->ne[0] * sizeof *row);
+    p->ok = row != NULL;
+    for (int64_t r = p->lo; p->ok && r < p->hi; r++) {
+        mk__gen_row(p->t, p->seed, p->ti, r, row);
+        unsigned char *dst = p->buf + (uint64_t)r * p->row_bytes;
+        p->ok = krn_quantize_row(p->t->type, row, dst, p->t->ne[0]);
+    }
+    free(row);
+    return NULL;
+}
+
+enum { MK_MAX_THREADS = 256, MK_MIN_ROWS_PER_THREAD = 32 };
+
+typedef struct mk__writer {
+    const eng_mk_job *job;
+    int n_threads;        /* resolved, 1..MK_MAX_THREADS */
+    uint64_t done;        /* bytes of tensors filled so far */
+    int next_pct;         /* next progress report, percent */
+    double t0;
+} mk__writer;
+
+/* Splits the rows of one tensor over up to n_threads threads (part 0 on
+ * the calling thread; a part whose thread cannot start runs here too). */
+static bool mk__fill_parallel(mk__part *proto, int64_t rows, int n_threads) {
+    mk__part parts[MK_MAX_THREADS];
+    pthread_t tid[MK_MAX_THREADS];
+    bool started[MK_MAX_THREADS] = {0};
+    int64_t want = (rows + MK_MIN_ROWS_PER_THREAD - 1) / MK_MIN_ROWS_PER_THREAD;
+    int n = want < n_threads ? (int)want : n_threads;
+    for (int i = 0; i < n; i++) {
+        parts[i] = *proto;
+        parts[i].lo = rows * i / n;
+        parts[i].hi = rows * (i + 1) / n;
+    }
+    for (int i = 1; i < n; i++)
+        started[i] = !pthread_create(&tid[i], NULL, mk__fill_rows, &parts[i]);
+    mk__fill_rows(&parts[0]);
+    bool ok = parts[0].ok;
+    for (int i = 1; i < n; i++) {
+        if (started[i]) pthread_join(tid[i], NULL);
+        else mk__fill_rows(&parts[i]);
+        ok = ok && parts[i].ok;
+    }
+    return ok;
+}
+
+/* Reports every 5% of the bytes, but only once a second has passed (a tiny
+ * model is done before anyone could read it), and always at 100%. */
+static void mk__progress(mk__writer *w, uint64_t nbytes) {
+    uint64_t total = w->job->plan.total_bytes;
+    w->done += nbytes;
+    if (!w->job->progress || !total) return;
+    int pct = (int)(w->done * 100 / total);
+    double dt = sb_now() - w->t0;
+    if (pct < w->next_pct || (pct < 100 && dt < 1.0)) return;
+    fprintf(stderr, "mkmodel: %3d%%  %.1f of %.1f MB  %.1f s\n", pct,
+            (double)w->done / 1e6, (double)total / 1e6, dt);
+    w->next_pct = (pct / 5 + 1) * 5;
+}
+
+static int mk__fill(void *ctx, int64_t i, void *buf, uint64_t nbytes,
+                    sb_err *err) {
+    mk__writer *w = ctx;
+    const eng_mk_plan *p = &w->job->plan;
+    if (i < 0 || i >= p->n || nbytes != p->t[i].nbytes)
+        return sb_err_set(err, __func__, "writer asked for tensor %lld of %llu "
+                          "bytes; the plan has %lld tensors", (long long)i,
+                          (unsigned long long)nbytes, (long long)p->n);
+    const eng_mk_tensor *t = &p->t[i];
+    mk__part proto = {.t = t, .seed = w->job->seed, .ti = i,
+                      .row_bytes = t->nbytes / (uint64_t)t->ne[1], .buf = buf};
+    if (!mk__fill_parallel(&proto, t->ne[1], w->n_threads))
+        return sb_err_set(err, __func__, "cannot make tensor '%s' of type %s "
+                          "(out of memory, or no quantizer for the type)",
+                          t->name, krn_type_name(t->type));
+    mk__progress(w, nbytes);
+    return 0;
+}
+
+static int mk__resolve_threads(int n) {
+    if (n <= 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = c > 0 ? (int)(c < MK_MAX_THREADS ? c : MK_MAX_THREADS) : 1;
+    }
+    return n < MK_MAX_THREADS ? n : MK_MAX_THREADS;
+}
+
+int eng_mk_job_write(const eng_mk_job *job, const char *path, sb_err *err) {
+    gguf_writer *w = gguf_writer_create();
+    if (!w) return sb_err_set(err, __func__, "out of memory");
+    mk__write_hparams(w, job);
+    mk__write_tokenizer(w, job);
+    for (int64_t i = 0; i < job->plan.n; i++) {
+        const eng_mk_tensor *t = &job->plan.t[i];
+        gguf_writer_add_tensor(w, t->name, t->type, t->n_dims, t->ne);
+    }
+    mk__writer ctx = {.job = job, .n_threads = mk__resolve_threads(job->n_threads),
+                      .next_pct = 5, .t0 = sb_now()};
+    int rc = gguf_writer_write(w, path, mk__fill, &ctx, err);
+    gguf_writer_free(w);
+    return rc;
+}
+
+int eng_mkmodel(const eng_mkmodel_opts *o, const char *path, sb_err *err) {
+    eng_mk_job job;
+    if (eng_mk_job_init(&job, o, err)) return -1;
+    int rc = eng_mk_job_write(&job, path, err);
+    eng_mk_job_free(&job);
+    return rc;
+}

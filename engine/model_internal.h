@@ -1,0 +1,74 @@
+/*
+ * model_internal.h — private to engine/: what a loaded model holds.
+ *
+ * engine.h keeps eng_model opaque; the rest of engine/ (sessions, generation,
+ * the tokenizer) reads these fields directly. Everything here is filled once
+ * by eng_model_load and never changes afterwards, except the SHA-256 cache.
+ *
+ * Invariants after a successful load:
+ *   - desc.n_vocab == vocab.n, and every weight pointer in desc (and in
+ *     layers) points into file's mapping;
+ *   - vocab.byte_id[b] is a valid id for every byte b;
+ *   - eos is -1 or in 0..vocab.n-1.
+ */
+#ifndef SB_ENGINE_MODEL_INTERNAL_H
+#define SB_ENGINE_MODEL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "gguf.h"
+
+/* GGUF token types (llama.cpp's numbering). */
+enum {
+    ENG_TOKEN_NORMAL = 1,
+    ENG_TOKEN_UNKNOWN = 2,
+    ENG_TOKEN_CONTROL = 3,
+    ENG_TOKEN_USER_DEFINED = 4,
+    ENG_TOKEN_UNUSED = 5,
+    ENG_TOKEN_BYTE = 6,
+};
+
+/* The vocabulary as raw bytes. Token strings in a gpt2-style GGUF are stored
+ * in GPT-2's byte-to-unicode form; they are decoded once at load, so token
+ * i's bytes are bytes[off[i] .. off[i+1]) — what the model "means" by it.
+ * Control and user-defined tokens keep their literal text. */
+typedef struct eng_vocab {
+    int32_t n;               /* number of tokens (== desc.n_vocab) */
+    char *bytes;             /* all tokens' bytes back to back; owned */
+    uint64_t *off;           /* n + 1 offsets into bytes; owned */
+    uint8_t *type;           /* n token types (ENG_TOKEN_*); owned */
+    int32_t byte_id[256];    /* the token whose bytes are exactly {b} */
+} eng_vocab;
+
+struct eng_model {
+    gguf_file *file;         /* owned: the mapping all weights live in */
+    krn_model desc;          /* weight pointers borrowed from file */
+    krn_layer *layers;       /* owned, desc.n_layer entries (desc.layers) */
+    int32_t n_ctx;           /* qwen2.context_length */
+    int32_t eos;             /* end-of-generation token, or -1 */
+    bool tied;               /* no output.weight: desc.output == tok_embd */
+    eng_vocab vocab;
+    bool sha_done;           /* sha256 below is filled */
+    char sha256[65];         /* of the whole file, lowercase hex */
+};
+
+/* ---- tokenizer.c ---- */
+
+/* Reads tokenizer.ggml.tokens (and token_type when present) from f, which
+ * must hold exactly n_vocab entries, and builds v. Returns -1 naming the key,
+ * token or byte at fault. On failure v holds nothing to free. */
+int eng__vocab_load(eng_vocab *v, const gguf_file *f, int32_t n_vocab,
+                    sb_err *err);
+void eng__vocab_free(eng_vocab *v);
+/* The lowest id whose bytes equal text[0..len), or -1. Linear; for load-time
+ * lookups of special tokens only. */
+int32_t eng__vocab_find(const eng_vocab *v, const char *text, uint64_t len);
+
+/* GPT-2's byte-to-unicode map: the code point (0..323) that stands for byte
+ * b in token strings, and its inverse (-1 for a code point outside it). */
+uint32_t eng__gpt2_byte_to_cp(uint8_t b);
+int eng__gpt2_cp_to_byte(uint32_t cp);
+
+#endif /* SB_ENGINE_MODEL_INTERNAL_H */

@@ -1,0 +1,247 @@
+/*
+ * tokenizer.c — the vocabulary as raw bytes, and byte-level tokenization
+ * (one token per input byte) until the BPE tokenizer lands.
+ *
+ * GPT-2's byte-to-unicode form: byte-level BPE vocabularies never store raw
+ * bytes; each byte is written as one Unicode code point. The 188 printable
+ * bytes 33..126, 161..172 and 174..255 stand for themselves; the other 68
+ * (0..32, 127..160, 173) take the code points 256, 257, ... in byte order.
+ * So every code point of a normal token string is below 324, and the string
+ * is UTF-8 of 1- and 2-byte sequences only.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+enum { TOK_N_CPS = 324 }; /* code points the map uses: 0..323 */
+
+static bool tok__printable(unsigned b) {
+    return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174;
+}
+
+uint32_t eng__gpt2_byte_to_cp(uint8_t b) {
+    if (tok__printable(b)) return b;
+    if (b <= 32) return 256u + b;          /* 33 bytes: 256..288 */
+    if (b <= 160) return 289u + (b - 127); /* 34 bytes: 289..322 */
+    return 323;                            /* b == 173 */
+}
+
+int eng__gpt2_cp_to_byte(uint32_t cp) {
+    if (cp < 256) return tok__printable(cp) ? (int)cp : -1;
+    if (cp <= 288) return (int)(cp - 256);
+    if (cp <= 322) return (int)(cp - 289 + 127);
+    if (cp == 323) return 173;
+    return -1;
+}
+
+/* Decodes one token string from byte-to-unicode form into out (room for
+ * s.len bytes: decoding never lengthens). Returns the byte count, or -1 when
+ * the string is not valid UTF-8 of mapped code points. */
+static int64_t tok__decode_gpt2(gguf_str s, char *out) {
+    const unsigned char *p = (const unsigned char *)s.ptr;
+    int64_t n = 0;
+    for (uint64_t i = 0; i < s.len;) {
+        uint32_t cp;
+        if (p[i] < 0x80) {
+            cp = p[i];
+            i += 1;
+        } else if (p[i] >= 0xC2 && p[i] <= 0xDF && i + 1 < s.len &&
+                   (p[i + 1] & 0xC0) == 0x80) {
+            cp = ((uint32_t)(p[i] & 0x1F) << 6) | (p[i + 1] & 0x3F);
+            i += 2;
+        } else {
+            return -1; /* 3- and 4-byte sequences are all >= U+0800 */
+        }
+        int b = eng__gpt2_cp_to_byte(cp);
+        if (b < 0) return -1;
+        out[n++] = (char)b;
+    }
+    return n;
+}
+
+/* Checks the optional token_type array and copies it into v->type (all
+ * NORMAL when the key is absent). */
+static int tok__load_types(eng_vocab *v, const gguf_file *f, sb_err *err) {
+    static const char key[] = "tokenizer.ggml.token_type";
+    memset(v->type, ENG_TOKEN_NORMAL, (size_t)v->n);
+    int64_t kv = gguf_find_key(f, key);
+    if (kv < 0) return 0;
+    gguf_vtype et;
+    uint64_t n;
+    if (gguf_get_arr(f, key, &et, &n, err)) return -1;
+    if (et != GGUF_I32)
+        return sb_err_set(err, __func__, "'%s' holds elements of type %d, "
+                          "expected i32 (%d)", key, (int)et, (int)GGUF_I32);
+    if (n != (uint64_t)v->n)
+        return sb_err_set(err, __func__, "'%s' has %llu entries, expected %d "
+                          "(the vocabulary size of token_embd.weight)", key,
+                          (unsigned long long)n, (int)v->n);
+    const unsigned char *raw = gguf_arr_data(f, kv);
+    for (int32_t i = 0; i < v->n; i++) {
+        /* little-endian i32, read bytewise: the mapping may be unaligned */
+        const unsigned char *e = raw + 4 * (size_t)i;
+        uint32_t u = (uint32_t)e[0] | (uint32_t)e[1] << 8 |
+                     (uint32_t)e[2] << 16 | (uint32_t)e[3] << 24;
+        if (u < ENG_TOKEN_NORMAL || u > ENG_TOKEN_BYTE)
+            return sb_err_set(err, __func__, "'%s'[%d] is %d, expected a token "
+                              "type 1..6", key, (int)i, (int)(int32_t)u);
+        v->type[i] = (uint8_t)u;
+    }
+    return 0;
+}
+
+/* Sums the stored lengths of all token strings (an upper bound on their
+ * decoded bytes), refusing a total that would not fit in memory. */
+static int tok__total_len(const gguf_file *f, int64_t kv, int32_t n,
+                          uint64_t *total, sb_err *err) {
+    uint64_t sum = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (!sb_add_u64(sum, gguf_arr_str(f, kv, (uint64_t)i).len, &sum))
+            return sb_err_set(err, __func__, "token strings' total length "
+                              "overflows");
+    if (sum > SIZE_MAX - 1)
+        return sb_err_set(err, __func__, "token strings total %llu bytes, more "
+                          "than this machine can hold", (unsigned long long)sum);
+    *total = sum;
+    return 0;
+}
+
+/* Decodes every token string into v->bytes / v->off. Special tokens
+ * (control, user-defined) and undecodable non-normal tokens keep their
+ * literal text; a normal token that does not decode is an error. */
+static int tok__load_strings(eng_vocab *v, const gguf_file *f, int64_t kv,
+                             sb_err *err) {
+    uint64_t at = 0;
+    for (int32_t i = 0; i < v->n; i++) {
+        gguf_str s = gguf_arr_str(f, kv, (uint64_t)i);
+        char *dst = v->bytes + at;
+        bool literal = v->type[i] == ENG_TOKEN_CONTROL ||
+                       v->type[i] == ENG_TOKEN_USER_DEFINED;
+        int64_t n = literal ? -1 : tok__decode_gpt2(s, dst);
+        if (n < 0 && v->type[i] == ENG_TOKEN_NORMAL)
+            return sb_err_set(err, __func__, "token %d ('%.*s') is not in GPT-2 "
+                              "byte-to-unicode form", (int)i,
+                              (int)(s.len < 40 ? s.len : 40), s.ptr);
+        if (n < 0) {
+            if (s.len) memcpy(dst, s.ptr, s.len);
+            n = (int64_t)s.len;
+        }
+        v->off[i] = at;
+        at += (uint64_t)n;
+    }
+    v->off[v->n] = at;
+    return 0;
+}
+
+/* Fills byte_id: the lowest non-special token that is exactly one byte. */
+static int tok__byte_table(eng_vocab *v, sb_err *err) {
+    for (int b = 0; b < 256; b++) v->byte_id[b] = -1;
+    for (int32_t i = 0; i < v->n; i++) {
+        if (v->type[i] == ENG_TOKEN_CONTROL ||
+            v->type[i] == ENG_TOKEN_USER_DEFINED || v->off[i + 1] - v->off[i] != 1)
+            continue;
+        unsigned char b = (unsigned char)v->bytes[v->off[i]];
+        if (v->byte_id[b] < 0) v->byte_id[b] = i;
+    }
+    for (int b = 0; b < 256; b++)
+        if (v->byte_id[b] < 0)
+            return sb_err_set(err, __func__, "the vocabulary has no token for "
+                              "byte 0x%02x (every byte needs one)", b);
+    return 0;
+}
+
+/* The byte-to-unicode decoding is gpt2's: refuse any other tokenizer model
+ * rather than decode its strings into wrong bytes. Absent means gpt2. */
+static int tok__check_model(const gguf_file *f, sb_err *err) {
+    static const char key[] = "tokenizer.ggml.model";
+    gguf_str s;
+    if (gguf_find_key(f, key) < 0) return 0;
+    if (gguf_get_str(f, key, &s, err)) return -1;
+    if (s.len != 4 || memcmp(s.ptr, "gpt2", 4))
+        return sb_err_set(err, __func__, "'%s' is '%.*s', expected 'gpt2' "
+                          "(byte-level BPE)", key, (int)(s.len < 40 ? s.len : 40),
+                          s.ptr);
+    return 0;
+}
+
+int eng__vocab_load(eng_vocab *v, const gguf_file *f, int32_t n_vocab,
+                    sb_err *err) {
+    static const char key[] = "tokenizer.ggml.tokens";
+    memset(v, 0, sizeof *v);
+    v->n = n_vocab;
+    if (tok__check_model(f, err)) return -1;
+    gguf_vtype et;
+    uint64_t n = 0, total = 0;
+    int64_t kv = gguf_find_key(f, key);
+    if (kv < 0) {
+        sb_err_set(err, __func__, "missing required key '%s'", key);
+        goto fail;
+    }
+    if (gguf_get_arr(f, key, &et, &n, err)) goto fail;
+    if (et != GGUF_STRING) {
+        sb_err_set(err, __func__, "'%s' holds elements of type %d, expected "
+                   "strings (%d)", key, (int)et, (int)GGUF_STRING);
+        goto fail;
+    }
+    if (n != (uint64_t)n_vocab) {
+        sb_err_set(err, __func__, "'%s' has %llu entries, expected %d (the "
+                   "vocabulary size of token_embd.weight)", key,
+                   (unsigned long long)n, (int)n_vocab);
+        goto fail;
+    }
+    if (tok__total_len(f, kv, n_vocab, &total, err)) goto fail;
+    v->type = malloc((size_t)n_vocab);
+    v->off = malloc(((size_t)n_vocab + 1) * sizeof *v->off);
+    v->bytes = malloc((size_t)total + 1);
+    if (!v->type || !v->off || !v->bytes) {
+        sb_err_set(err, __func__, "out of memory for %d tokens (%llu bytes)",
+                   (int)n_vocab, (unsigned long long)total);
+        goto fail;
+    }
+    if (tok__load_types(v, f, err) || tok__load_strings(v, f, kv, err) ||
+        tok__byte_table(v, err))
+        goto fail;
+    return 0;
+fail:
+    eng__vocab_free(v);
+    return -1;
+}
+
+void eng__vocab_free(eng_vocab *v) {
+    free(v->bytes);
+    free(v->off);
+    free(v->type);
+    memset(v, 0, sizeof *v);
+}
+
+int32_t eng__vocab_find(const eng_vocab *v, const char *text, uint64_t len) {
+    for (int32_t i = 0; i < v->n; i++)
+        if (v->off[i + 1] - v->off[i] == len &&
+            (len == 0 || !memcmp(v->bytes + v->off[i], text, len)))
+            return i;
+    return -1;
+}
+
+/* ---- engine.h: Tokens ---- */
+
+int64_t eng_tokenize(const eng_model *m, const char *text, int64_t n,
+                     int32_t *ids, int64_t cap) {
+    if (!m || n < 0 || (n > 0 && !text) || cap < 0 || (cap > 0 && !ids))
+        return -1;
+    const unsigned char *p = (const unsigned char *)text;
+    int64_t w = n < cap ? n : cap;
+    for (int64_t i = 0; i < w; i++) ids[i] = m->vocab.byte_id[p[i]];
+    return n;
+}
+
+const char *eng_token_bytes(const eng_model *m, int32_t id, int64_t *len) {
+    if (id < 0 || id >= m->vocab.n) {
+        if (len) *len = 0;
+        return NULL;
+    }
+    if (len) *len = (int64_t)(m->vocab.off[id + 1] - m->vocab.off[id]);
+    return m->vocab.bytes + m->vocab.off[id];
+}
+
+int32_t eng_n_vocab(const eng_model *m) { return m->vocab.n; }

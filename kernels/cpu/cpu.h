@@ -1,0 +1,150 @@
+/*
+ * cpu.h — private to kernels/cpu/ (and its tests): the CPU reference
+ * backend's thread pool and operators.
+ *
+ * Each operator's exact float order is stated in its .c file's header
+ * comment; that comment is the contract the CUDA kernels must match. Every
+ * operator computes one row (or one row and head) at a time from that row's
+ * data only, so its bits never depend on the batch or on the thread count.
+ *
+ *     krn_cpu_pool *p = krn_cpu_pool_create(3, &err);
+ *     krn_cpu_pool_run(p, task, &ctx);   // task(&ctx, tid, 3), tid 0..2
+ *     krn_cpu_pool_destroy(p);
+ */
+#ifndef SB_KERNELS_CPU_H
+#define SB_KERNELS_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../backend_impl.h"
+
+/* Keys per attention chunk (attention.c): a constant of the contract, not a
+ * tuning knob — changing it changes the bits of every attention output. */
+enum { KRN_ATTN_CHUNK = 64 };
+
+/* The most worker threads a backend runs; more are clamped to this. */
+enum { KRN_CPU_MAX_THREADS = 256 };
+
+/* ==== pool.c: a persistent pool with a barrier-style parallel-for ======== */
+
+typedef struct krn_cpu_pool krn_cpu_pool;
+
+/* One parallel task: called once per thread with tid in 0..n_threads-1. */
+typedef void (*krn_cpu_task)(void *ctx, int tid, int n_threads);
+
+/* n_threads workers including the caller (n_threads <= 0 means 1; more than
+ * KRN_CPU_MAX_THREADS is clamped). Returns NULL and fills err when a thread
+ * or memory cannot be had. Destroy with krn_cpu_pool_destroy. */
+krn_cpu_pool *krn_cpu_pool_create(int n_threads, sb_err *err);
+int krn_cpu_pool_threads(const krn_cpu_pool *p);
+/* Runs fn(ctx, tid, n) on every thread (the caller is tid 0) and returns
+ * when all have returned; every write a task made is visible afterwards. */
+void krn_cpu_pool_run(krn_cpu_pool *p, krn_cpu_task fn, void *ctx);
+void krn_cpu_pool_destroy(krn_cpu_pool *p);
+
+/* Thread tid's contiguous share [*lo, *hi) of n items: the shares of
+ * threads 0..nt-1 tile 0..n in order and differ in size by at most one. */
+static inline void krn_cpu_split(int64_t n, int tid, int nt, int64_t *lo,
+                                 int64_t *hi) {
+    *lo = n * tid / nt;
+    *hi = n * (tid + 1) / nt;
+}
+
+/* ==== rmsnorm.c ========================================================== */
+
+/* y = rmsnorm(x) * w over n elements (n >= 1). y must not alias x: it is
+ * used as scratch for the squares before it receives the result. */
+void krn_cpu_rmsnorm(const float *x, const float *w, float eps, int64_t n,
+                     float *y);
+
+/* ==== rope.c ============================================================= */
+
+/* cos/sin of pos·θ_i for every position < n_pos and pair i < head_dim/2. */
+typedef struct krn_cpu_rope {
+    int32_t n_pos;
+    int32_t half;     /* head_dim / 2 */
+    float *cos;       /* (n_pos, half), owned */
+    float *sin;       /* (n_pos, half), owned */
+} krn_cpu_rope;
+
+/* Fills t (n_pos >= 1, head_dim even and >= 2, base > 0). Returns -1 and
+ * fills err when memory cannot be had; free with krn_cpu_rope_free. */
+int krn_cpu_rope_init(krn_cpu_rope *t, int32_t n_pos, int32_t head_dim,
+                      float base, sb_err *err);
+void krn_cpu_rope_free(krn_cpu_rope *t);
+/* Rotates n_heads heads of 2·t->half floats each, in place, at pos
+ * (0 <= pos < t->n_pos). */
+void krn_cpu_rope_apply(const krn_cpu_rope *t, int32_t pos, float *x,
+                        int32_t n_heads);
+
+/* ==== attention.c ======================================================== */
+
+/* fp16 -> fp32 for all 65536 halves, built once (thread-safe) from
+ * krn_fp16_to_fp32; owned by the module, never freed. */
+const float *krn_cpu_f16_table(void);
+
+/* Floats of scratch one krn_cpu_attn_head call needs. */
+int64_t krn_cpu_attn_scratch(int32_t head_dim);
+
+/* One query head against keys/values at slots 0..n_keys-1 (n_keys >= 1):
+ * slot t's key is k[t*kv_stride .. +head_dim) (fp16), its value likewise
+ * in v. Writes head_dim floats to out. scratch holds
+ * krn_cpu_attn_scratch(head_dim) floats. */
+typedef struct krn_cpu_attn {
+    const float *q;        /* head_dim floats (after RoPE) */
+    const uint16_t *k;     /* borrowed; slot stride kv_stride halves */
+    const uint16_t *v;
+    int64_t kv_stride;
+    int32_t head_dim;
+    int32_t n_keys;
+    const float *f16;      /* krn_cpu_f16_table() */
+    float *scratch;
+    float *out;            /* head_dim floats, written */
+} krn_cpu_attn;
+
+void krn_cpu_attn_head(const krn_cpu_attn *a);
+
+/* ==== ffn.c ============================================================== */
+
+/* silu(g) = g / (1.0f + krn_exp(-g)). */
+float krn_cpu_silu(float g);
+/* a_i = silu(g_i) * u_i for n elements; a may alias g or u. */
+void krn_cpu_swiglu(const float *g, const float *u, int64_t n, float *a);
+
+/* ==== matmul.c =========================================================== */
+
+/* One weight matrix of a matmul group and where its outputs go: for batch
+ * row r and output o, y[r*ldy + o] = W[o,:]·x_r, then + bias[o] when bias
+ * is set, or y_old + that when accumulate is set (never both). */
+typedef struct krn_cpu_mm_out {
+    const krn_tensor *w;   /* (ne1 outputs, ne0 = n_in inputs), borrowed */
+    const float *bias;     /* ne1 floats or NULL */
+    bool accumulate;
+    float *y;
+    int64_t ldy;
+} krn_cpu_mm_out;
+
+enum { KRN_CPU_MM_MAX_OUT = 3 };
+
+/* Up to three matmuls sharing one input (q/k/v, gate/up), run as one
+ * parallel task over their concatenated outputs. */
+typedef struct krn_cpu_mm {
+    int n_out;                          /* 1..KRN_CPU_MM_MAX_OUT */
+    krn_cpu_mm_out out[KRN_CPU_MM_MAX_OUT];
+    int n_rows;                         /* 1..KRN_MAX_ROWS */
+    int64_t n_in;                       /* multiple of 32 */
+    const float *x;                     /* row r at x + r*ldx (float weights) */
+    int64_t ldx;
+    const krn_act_block *xq;            /* row r at xq + r*(n_in/32): x
+                                           quantized (quantized weights) */
+    krn_wblock *wbuf;                   /* n_threads * wbuf_stride blocks */
+    int64_t wbuf_stride;                /* >= n_in/32 */
+    float *fbuf;                        /* n_threads * fbuf_stride floats */
+    int64_t fbuf_stride;                /* >= n_in */
+} krn_cpu_mm;
+
+/* The pool task: ctx is a krn_cpu_mm. */
+void krn_cpu_matmul_task(void *ctx, int tid, int n_threads);
+
+#endif /* SB_KERNELS_CPU_H */

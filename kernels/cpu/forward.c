@@ -1,0 +1,214 @@
+/*
+ * forward.c — the CPU reference backend's step: the Qwen2 forward pass over
+ * 1..64 rows (create.c allocates what it uses).
+ *
+ * Per row r (all fp32; each operator's float order is in its own file):
+ *   x = dequantized row tokens[r] of tok_embd
+ *   per layer:
+ *     h = rmsnorm(x, attn_norm)                      rmsnorm.c
+ *     q = Wq·h + bq; k = Wk·h + bk; v = Wv·h + bv     matmul.c (q, k, v share
+ *                                                    h's quantization)
+ *     RoPE on q and k                                rope.c
+ *     K, V rounded to fp16 into KV slot pos[r]
+ *     att = attention over slots 0..pos[r]           attention.c
+ *     x = x + Wo·att
+ *     h = rmsnorm(x, ffn_norm)
+ *     x = x + Wdown·(silu(Wgate·h) * (Wup·h))        ffn.c
+ *   logits = Woutput·rmsnorm(x, output_norm)
+ *
+ * Each stage is one parallel run of the pool: row-wise stages split rows,
+ * matmuls split output features, attention splits (row, head) pairs. Every
+ * row's K/V of a layer is written before any row attends, so rows of one
+ * batch see each other (row r reads slots <= pos[r] only). Nothing a thread
+ * computes depends on which thread it is or how many there are.
+ */
+#include "cpu_backend.h"
+
+/* ---- one step ------------------------------------------------------------ */
+
+typedef struct krn_cpu__step krn_cpu__step;
+typedef void (*krn_cpu__row_fn)(const krn_cpu__step *s, int r);
+
+struct krn_cpu__step {
+    krn_cpu *c;
+    const krn_batch *batch;
+    int32_t il;             /* current layer */
+    krn_cpu_lvec lv;        /* its vectors */
+    krn_cpu__row_fn row_fn; /* for krn_cpu__rows_task */
+};
+
+static void krn_cpu__rows_task(void *ctx, int tid, int nt) {
+    const krn_cpu__step *s = ctx;
+    int64_t lo, hi;
+    krn_cpu_split(s->batch->n_rows, tid, nt, &lo, &hi);
+    for (int64_t r = lo; r < hi; r++) s->row_fn(s, (int)r);
+}
+
+static void krn_cpu__run_rows(krn_cpu__step *s, krn_cpu__row_fn fn) {
+    s->row_fn = fn;
+    krn_cpu_pool_run(s->c->pool, krn_cpu__rows_task, s);
+}
+
+static void krn_cpu__embed_row(const krn_cpu__step *s, int r) {
+    const krn_cpu *c = s->c;
+    const krn_tensor *t = &c->base.model->tok_embd;
+    const unsigned char *row = (const unsigned char *)t->data +
+                               (uint64_t)s->batch->tokens[r] * c->embd_row_bytes;
+    krn_dequantize_row(t->type, row, c->x + r * c->n_embd, c->n_embd);
+}
+
+/* h = rmsnorm(x, w) and its quantization, for the matmuls that read h. */
+static void krn_cpu__norm_row(const krn_cpu__step *s, int r, const float *w) {
+    const krn_cpu *c = s->c;
+    const int64_t n = c->n_embd;
+    krn_cpu_rmsnorm(c->x + r * n, w, c->base.model->rms_eps, n, c->h + r * n);
+    krn_quantize_act(c->h + r * n, c->xq + r * (n / KRN_QBLOCK), n);
+}
+
+static void krn_cpu__attn_norm_row(const krn_cpu__step *s, int r) {
+    krn_cpu__norm_row(s, r, s->lv.attn_norm);
+}
+
+static void krn_cpu__ffn_norm_row(const krn_cpu__step *s, int r) {
+    krn_cpu__norm_row(s, r, s->lv.ffn_norm);
+}
+
+static void krn_cpu__out_norm_row(const krn_cpu__step *s, int r) {
+    krn_cpu__norm_row(s, r, krn_cpu_out_norm(s->c));
+}
+
+/* RoPE on q and k, then K and V into the layer's cache at slot pos[r]. */
+static void krn_cpu__rope_kv_row(const krn_cpu__step *s, int r) {
+    const krn_cpu *c = s->c;
+    const krn_model *m = c->base.model;
+    const int32_t pos = s->batch->pos[r];
+    float *k = c->k + r * c->kv_dim;
+    const float *v = c->v + r * c->kv_dim;
+    krn_cpu_rope_apply(&c->rope, pos, c->q + r * c->q_dim, m->n_head);
+    krn_cpu_rope_apply(&c->rope, pos, k, m->n_head_kv);
+    const int64_t slot =
+        ((int64_t)s->il * c->base.kv_capacity + pos) * c->kv_dim;
+    uint16_t *kc = c->k_cache + slot, *vc = c->v_cache + slot;
+    for (int64_t i = 0; i < c->kv_dim; i++) {
+        kc[i] = krn_fp32_to_fp16(k[i]);
+        vc[i] = krn_fp32_to_fp16(v[i]);
+    }
+}
+
+static void krn_cpu__att_quant_row(const krn_cpu__step *s, int r) {
+    const krn_cpu *c = s->c;
+    krn_quantize_act(c->att + r * c->q_dim, c->xq + r * (c->q_dim / KRN_QBLOCK),
+                     c->q_dim);
+}
+
+static void krn_cpu__swiglu_row(const krn_cpu__step *s, int r) {
+    const krn_cpu *c = s->c;
+    float *g = c->g + r * c->n_ff;
+    krn_cpu_swiglu(g, c->u + r * c->n_ff, c->n_ff, g);
+    krn_quantize_act(g, c->xq + r * (c->n_ff / KRN_QBLOCK), c->n_ff);
+}
+
+/* Attention over (row, head) pairs, split in contiguous ranges. */
+static void krn_cpu__attn_task(void *ctx, int tid, int nt) {
+    const krn_cpu__step *s = ctx;
+    const krn_cpu *c = s->c;
+    const krn_model *m = c->base.model;
+    const int32_t hd = m->head_dim, group = m->n_head / m->n_head_kv;
+    const int64_t layer = (int64_t)s->il * c->base.kv_capacity * c->kv_dim;
+    int64_t lo, hi;
+    krn_cpu_split((int64_t)s->batch->n_rows * m->n_head, tid, nt, &lo, &hi);
+    for (int64_t i = lo; i < hi; i++) {
+        const int r = (int)(i / m->n_head), h = (int)(i % m->n_head);
+        const int64_t kv_off = layer + (int64_t)(h / group) * hd;
+        krn_cpu_attn a = {
+            .q = c->q + r * c->q_dim + (int64_t)h * hd,
+            .k = c->k_cache + kv_off,
+            .v = c->v_cache + kv_off,
+            .kv_stride = c->kv_dim,
+            .head_dim = hd,
+            .n_keys = s->batch->pos[r] + 1,
+            .f16 = c->f16,
+            .scratch = c->ascratch + tid * c->ascratch_stride,
+            .out = c->att + r * c->q_dim + (int64_t)h * hd,
+        };
+        krn_cpu_attn_head(&a);
+    }
+}
+
+/* An empty matmul group reading input x (rows of n_in elements) whose
+ * quantization the previous stage left in c->xq. */
+static krn_cpu_mm krn_cpu__mm(const krn_cpu__step *s, const float *x,
+                              int64_t n_in) {
+    const krn_cpu *c = s->c;
+    return (krn_cpu_mm){
+        .n_rows = s->batch->n_rows, .n_in = n_in, .x = x, .ldx = n_in,
+        .xq = c->xq, .wbuf = c->wbuf, .wbuf_stride = c->wbuf_stride,
+        .fbuf = c->fbuf, .fbuf_stride = c->fbuf_stride,
+    };
+}
+
+/* Adds a matrix to the group: y = W·x + bias (bias may be NULL). */
+static void krn_cpu__mm_add(krn_cpu_mm *mm, const krn_tensor *w,
+                            const float *bias, float *y, int64_t ldy) {
+    mm->out[mm->n_out++] = (krn_cpu_mm_out){.w = w, .bias = bias, .y = y,
+                                            .ldy = ldy};
+}
+
+/* Adds a matrix to the group whose product accumulates: y = y + W·x. */
+static void krn_cpu__mm_acc(krn_cpu_mm *mm, const krn_tensor *w, float *y,
+                            int64_t ldy) {
+    mm->out[mm->n_out++] = (krn_cpu_mm_out){.w = w, .accumulate = true,
+                                            .y = y, .ldy = ldy};
+}
+
+static void krn_cpu__run_mm(const krn_cpu__step *s, krn_cpu_mm *mm) {
+    krn_cpu_pool_run(s->c->pool, krn_cpu_matmul_task, mm);
+}
+
+static void krn_cpu__attention_block(krn_cpu__step *s, const krn_layer *l) {
+    krn_cpu *c = s->c;
+    krn_cpu__run_rows(s, krn_cpu__attn_norm_row);
+    krn_cpu_mm mm = krn_cpu__mm(s, c->h, c->n_embd);
+    krn_cpu__mm_add(&mm, &l->wq, s->lv.bq, c->q, c->q_dim);
+    krn_cpu__mm_add(&mm, &l->wk, s->lv.bk, c->k, c->kv_dim);
+    krn_cpu__mm_add(&mm, &l->wv, s->lv.bv, c->v, c->kv_dim);
+    krn_cpu__run_mm(s, &mm);
+    krn_cpu__run_rows(s, krn_cpu__rope_kv_row);
+    krn_cpu_pool_run(c->pool, krn_cpu__attn_task, s);
+    krn_cpu__run_rows(s, krn_cpu__att_quant_row);
+    mm = krn_cpu__mm(s, c->att, c->q_dim);
+    krn_cpu__mm_acc(&mm, &l->wo, c->x, c->n_embd);
+    krn_cpu__run_mm(s, &mm);
+}
+
+static void krn_cpu__ffn_block(krn_cpu__step *s, const krn_layer *l) {
+    krn_cpu *c = s->c;
+    krn_cpu__run_rows(s, krn_cpu__ffn_norm_row);
+    krn_cpu_mm mm = krn_cpu__mm(s, c->h, c->n_embd);
+    krn_cpu__mm_add(&mm, &l->w_gate, NULL, c->g, c->n_ff);
+    krn_cpu__mm_add(&mm, &l->w_up, NULL, c->u, c->n_ff);
+    krn_cpu__run_mm(s, &mm);
+    krn_cpu__run_rows(s, krn_cpu__swiglu_row);
+    mm = krn_cpu__mm(s, c->g, c->n_ff);
+    krn_cpu__mm_acc(&mm, &l->w_down, c->x, c->n_embd);
+    krn_cpu__run_mm(s, &mm);
+}
+
+int krn_cpu_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
+    (void)err; /* the batch was checked by krn_forward; nothing else fails */
+    krn_cpu *c = (krn_cpu *)b;
+    const krn_model *m = b->model;
+    krn_cpu__step s = {.c = c, .batch = batch};
+    krn_cpu__run_rows(&s, krn_cpu__embed_row);
+    for (int32_t il = 0; il < m->n_layer; il++) {
+        s.il = il;
+        s.lv = krn_cpu_layer_vecs(c, il);
+        krn_cpu__attention_block(&s, &m->layers[il]);
+        krn_cpu__ffn_block(&s, &m->layers[il]);
+    }
+    krn_cpu__run_rows(&s, krn_cpu__out_norm_row);
+    krn_cpu_mm mm = krn_cpu__mm(&s, c->h, c->n_embd);
+    krn_cpu__mm_add(&mm, &m->output, NULL, batch->logits, m->n_vocab);
+    krn_cpu__run_mm(&s, &mm);
+    return 0;
+}

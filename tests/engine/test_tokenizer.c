@@ -1,0 +1,270 @@
+/*
+ * The byte-level tokenizer: GPT-2's byte-to-unicode map, every byte's round
+ * trip through its token, special tokens keeping their literal text, and the
+ * load errors of a vocabulary that cannot serve byte-level tokenization.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../engine/engine.h"
+#include "../../engine/mkmodel.h"
+#include "../../engine/model_internal.h"
+#include "../support/tiny_model.h"
+
+static char dir[64];
+static char path[128];
+
+static int setup_dir(void **state) {
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/sb-tok-XXXXXX");
+    if (!mkdtemp(dir)) return -1;
+    snprintf(path, sizeof path, "%s/v.gguf", dir);
+    return 0;
+}
+
+static int remove_dir(void **state) {
+    (void)state;
+    unlink(path);
+    return rmdir(dir);
+}
+
+/* The map is a bijection from bytes onto code points 0..323 that keeps the
+ * printable bytes and sends the other 68 to 256.. in byte order. */
+static void test_gpt2_map(void **state) {
+    (void)state;
+    bool seen[324] = {0};
+    uint32_t next = 256;
+    for (int b = 0; b < 256; b++) {
+        uint32_t cp = eng__gpt2_byte_to_cp((uint8_t)b);
+        bool printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) ||
+                         b >= 174;
+        assert_int_equal(cp, printable ? (uint32_t)b : next);
+        if (!printable) next++;
+        assert_true(cp < 324);
+        assert_false(seen[cp]);
+        seen[cp] = true;
+        assert_int_equal(eng__gpt2_cp_to_byte(cp), b);
+    }
+    assert_int_equal(next, 256 + 68);
+    assert_int_equal(eng__gpt2_byte_to_cp(' '), 0x120); /* "Ġ" */
+    assert_int_equal(eng__gpt2_byte_to_cp('\n'), 0x10A); /* "Ċ" */
+    for (uint32_t cp = 0; cp < 400; cp++)
+        if (cp >= 324 || !seen[cp]) assert_int_equal(eng__gpt2_cp_to_byte(cp), -1);
+}
+
+/* All 256 bytes: byte b is token b of the built-in vocabulary, its bytes
+ * are {b}, and a text's tokens give the text back. */
+static void test_byte_round_trip(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    char text[512];
+    for (int i = 0; i < 512; i++) text[i] = (char)(i * 7 + 3);
+    int32_t ids[512];
+    assert_int_equal(eng_tokenize(m, text, 512, ids, 512), 512);
+    char back[512];
+    int64_t at = 0;
+    for (int i = 0; i < 512; i++) {
+        assert_int_equal(ids[i], (unsigned char)text[i]);
+        int64_t len = -1;
+        const char *b = eng_token_bytes(m, ids[i], &len);
+        assert_non_null(b);
+        assert_int_equal(len, 1);
+        back[at++] = b[0];
+    }
+    assert_memory_equal(back, text, 512);
+    eng_model_free(m);
+}
+
+static void test_special_tokens(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    static const char *const want[] = {"<|endoftext|>", "<|im_start|>",
+                                       "<|im_end|>", "[PAD259]"};
+    for (int i = 0; i < 4; i++) {
+        int64_t len;
+        const char *b = eng_token_bytes(m, 256 + i, &len);
+        assert_non_null(b);
+        assert_int_equal(len, strlen(want[i]));
+        assert_memory_equal(b, want[i], len);
+    }
+    int64_t len;
+    const char *b = eng_token_bytes(m, 511, &len);
+    assert_int_equal(len, 8);
+    assert_memory_equal(b, "[PAD511]", 8);
+    assert_int_equal(eng_model_eos(m), 258);
+    /* the special text is not matched by the byte-level tokenizer */
+    int32_t ids[16];
+    assert_int_equal(eng_tokenize(m, "<|im_end|>", 10, ids, 16), 10);
+    assert_int_equal(ids[0], '<');
+    eng_model_free(m);
+}
+
+static void test_tokenize_edges(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    int32_t ids[4] = {-7, -7, -7, -7};
+    /* more ids than room: the count needed, only cap written */
+    assert_int_equal(eng_tokenize(m, "hello", 5, ids, 3), 5);
+    assert_int_equal(ids[0], 'h');
+    assert_int_equal(ids[2], 'l');
+    assert_int_equal(ids[3], -7);
+    assert_int_equal(eng_tokenize(m, "", 0, NULL, 0), 0);
+    assert_int_equal(eng_tokenize(m, "abc", 3, NULL, 0), 3);
+    assert_int_equal(eng_tokenize(m, "abc", -1, ids, 4), -1);
+    assert_int_equal(eng_tokenize(m, NULL, 2, ids, 4), -1);
+    int64_t len = 99;
+    assert_null(eng_token_bytes(m, -1, &len));
+    assert_int_equal(len, 0);
+    assert_null(eng_token_bytes(m, 512, &len));
+    assert_int_equal(eng_n_vocab(m), 512);
+    eng_model_free(m);
+}
+
+/* ---- vocabularies that cannot load ---- */
+
+static void job_init(eng_mk_job *job) {
+    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_F32,
+                          .seed = 1, .n_threads = 2};
+    sb_err err = {0};
+    if (eng_mk_job_init(job, &o, &err)) fail_msg("eng_mk_job_init: %s", err.msg);
+}
+
+static void set_token(eng_mk_job *job, int id, const char *text, int32_t type) {
+    free(job->vocab.tokens[id]);
+    job->vocab.tokens[id] = strdup(text);
+    assert_non_null(job->vocab.tokens[id]);
+    job->vocab.types[id] = type;
+}
+
+/* Writes the job, loads it, frees the job; want NULL expects success. */
+static eng_model *write_and_load(eng_mk_job *job, const char *want) {
+    sb_err err = {0};
+    if (eng_mk_job_write(job, path, &err)) fail_msg("write: %s", err.msg);
+    eng_mk_job_free(job);
+    eng_model *m = eng_model_load(path, &err);
+    unlink(path);
+    if (want) {
+        assert_null(m);
+        if (!strstr(err.msg, want))
+            fail_msg("error '%s' does not contain '%s'", err.msg, want);
+    } else if (!m) {
+        fail_msg("eng_model_load: %s", err.msg);
+    }
+    return m;
+}
+
+static void test_missing_byte_token(void **state) {
+    (void)state;
+    eng_mk_job job;
+    job_init(&job);
+    set_token(&job, 'A', "AA", ENG_TOKEN_NORMAL);
+    write_and_load(&job, "no token for byte 0x41");
+    /* a control token with the byte's text does not stand in for it */
+    job_init(&job);
+    set_token(&job, 'z', "zz", ENG_TOKEN_NORMAL);
+    set_token(&job, 300, "z", ENG_TOKEN_CONTROL);
+    write_and_load(&job, "no token for byte 0x7a");
+}
+
+static void test_normal_token_not_byte_form(void **state) {
+    (void)state;
+    eng_mk_job job;
+    job_init(&job);
+    set_token(&job, 300, "\xe4\xb8\x80", ENG_TOKEN_NORMAL); /* U+4E00 */
+    write_and_load(&job, "token 300");
+    job_init(&job);
+    set_token(&job, 301, "a b", ENG_TOKEN_NORMAL); /* raw space: unmapped */
+    write_and_load(&job, "not in GPT-2 byte-to-unicode form");
+    job_init(&job);
+    set_token(&job, 302, "\xc4", ENG_TOKEN_NORMAL); /* truncated UTF-8 */
+    write_and_load(&job, "token 302");
+}
+
+/* Multi-byte tokens decode; special and user-defined ones stay literal
+ * (spaces and all); the lowest one-byte token wins the byte's slot. */
+static void test_decoding(void **state) {
+    (void)state;
+    eng_mk_job job;
+    job_init(&job);
+    set_token(&job, 300, "\xc4\xa0hello\xc4\x8a", ENG_TOKEN_NORMAL);
+    set_token(&job, 301, "<tool call>", ENG_TOKEN_USER_DEFINED);
+    set_token(&job, 302, "\xc4\xa0", ENG_TOKEN_NORMAL); /* a second " " */
+    set_token(&job, 303, "\xc3\xa9", ENG_TOKEN_NORMAL); /* "é" = byte 0xe9 */
+    eng_model *m = write_and_load(&job, NULL);
+    int64_t len;
+    const char *b = eng_token_bytes(m, 300, &len);
+    assert_int_equal(len, 7);
+    assert_memory_equal(b, " hello\n", 7);
+    b = eng_token_bytes(m, 301, &len);
+    assert_int_equal(len, 11);
+    assert_memory_equal(b, "<tool call>", 11);
+    b = eng_token_bytes(m, 303, &len);
+    assert_int_equal(len, 1);
+    assert_int_equal((unsigned char)b[0], 0xe9);
+    int32_t ids[2];
+    assert_int_equal(eng_tokenize(m, " \xe9", 2, ids, 2), 2);
+    assert_int_equal(ids[0], ' ');
+    assert_int_equal(ids[1], 0xe9);
+    eng_model_free(m);
+}
+
+static void test_bad_token_type(void **state) {
+    (void)state;
+    eng_mk_job job;
+    job_init(&job);
+    job.vocab.types[7] = 9;
+    write_and_load(&job, "'tokenizer.ggml.token_type'[7] is 9");
+}
+
+/* A tokenizer model other than gpt2 is refused: its strings are not in
+ * byte-to-unicode form. The file is damaged in place: "gpt2" -> "bert". */
+static void test_not_gpt2(void **state) {
+    (void)state;
+    eng_mk_job job;
+    job_init(&job);
+    sb_err err = {0};
+    if (eng_mk_job_write(&job, path, &err)) fail_msg("write: %s", err.msg);
+    eng_mk_job_free(&job);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    static char head[1 << 16];
+    size_t n = fread(head, 1, sizeof head, f);
+    static const char key[] = "tokenizer.ggml.model";
+    char *k = NULL;
+    for (size_t i = 0; !k && i + sizeof key - 1 <= n; i++)
+        if (!memcmp(head + i, key, sizeof key - 1)) k = head + i;
+    assert_non_null(k);
+    /* key, then u32 type (string), u64 length 4, then the value */
+    long at = (long)(k - head) + (long)sizeof key - 1 + 4 + 8;
+    assert_memory_equal(head + at, "gpt2", 4);
+    assert_int_equal(fseek(f, at, SEEK_SET), 0);
+    assert_int_equal(fwrite("bert", 1, 4, f), 4);
+    assert_int_equal(fclose(f), 0);
+    eng_model *m = eng_model_load(path, &err);
+    unlink(path);
+    assert_null(m);
+    assert_non_null(strstr(err.msg, "'tokenizer.ggml.model' is 'bert', "
+                                    "expected 'gpt2'"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpt2_map),
+        cmocka_unit_test(test_byte_round_trip),
+        cmocka_unit_test(test_special_tokens),
+        cmocka_unit_test(test_tokenize_edges),
+        cmocka_unit_test(test_missing_byte_token),
+        cmocka_unit_test(test_normal_token_not_byte_form),
+        cmocka_unit_test(test_decoding),
+        cmocka_unit_test(test_bad_token_type),
+        cmocka_unit_test(test_not_gpt2),
+    };
+    return cmocka_run_group_tests(tests, setup_dir, remove_dir);
+}

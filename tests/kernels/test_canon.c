@@ -1,0 +1,524 @@
+/*
+ * test_canon.c — kernels.h section 2, the canonical arithmetic: activation
+ * quantization, unpacking against dequantization, the block dots and their
+ * lane order, and the engine's exp/log.
+ *
+ * Where kernels.h pins an order the test re-implements it in its own plain
+ * loops and demands the same bits; where it only promises accuracy the
+ * tolerance and its reason are stated next to the assertion.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/kernels.h"
+
+static uint32_t f32_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static float bits_f32(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+#define assert_same_float(a, b) assert_int_equal(f32_bits(a), f32_bits(b))
+
+static uint64_t rnd(uint64_t seed, uint64_t i) { return sb_hash3(seed, i, 5); }
+
+static float rnd_sym(uint64_t seed, uint64_t i) {
+    return 2.0f * sb_unit_open(rnd(seed, i)) - 1.0f;
+}
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n);
+    assert_non_null(p);
+    return p;
+}
+
+static const krn_type QTYPES[] = {KRN_Q4_0, KRN_Q4_1, KRN_Q5_0, KRN_Q5_1,
+                                  KRN_Q8_0, KRN_Q4_K, KRN_Q5_K, KRN_Q6_K};
+enum { NQTYPES = sizeof QTYPES / sizeof QTYPES[0] };
+
+/* Offsets of the half-precision scale fields of each block, so random
+ * blocks can be given finite scales (random bytes there could be NaN). */
+static void half_fields(krn_type t, int off[2], int *count) {
+    *count = 1;
+    off[0] = 0;
+    if (t == KRN_Q4_1 || t == KRN_Q5_1 || t == KRN_Q4_K || t == KRN_Q5_K) {
+        *count = 2;
+        off[1] = 2;
+    }
+    if (t == KRN_Q6_K)
+        off[0] = 208;
+}
+
+/* A row of n weights of type t: random bytes everywhere (all codes, all
+ * scale bits), then finite random halves in roughly [2^-8, 2) as the
+ * block scales, with random signs. Caller frees. */
+static uint8_t *random_row(krn_type t, int64_t n, uint64_t seed) {
+    uint64_t bytes = 0;
+    assert_true(krn_row_bytes(t, n, &bytes));
+    uint8_t *row = xmalloc((size_t)bytes);
+    for (uint64_t i = 0; i < bytes; i++)
+        row[i] = (uint8_t)rnd(seed, i);
+    const int64_t bb = krn_type_block_bytes(t);
+    int off[2], count;
+    half_fields(t, off, &count);
+    for (int64_t b = 0; b < (int64_t)bytes / bb; b++) {
+        for (int k = 0; k < count; k++) {
+            uint64_t h = rnd(seed ^ 0xABCDu, (uint64_t)(b * 2 + k));
+            uint16_t v = (uint16_t)(((7 + h % 8) << 10) | ((h >> 8) & 0x3FF) |
+                                    ((h >> 20) & 1) << 15);
+            row[b * bb + off[k]] = (uint8_t)v;
+            row[b * bb + off[k] + 1] = (uint8_t)(v >> 8);
+        }
+    }
+    return row;
+}
+
+static void random_floats(float *x, int64_t n, uint64_t seed, float scale) {
+    for (int64_t i = 0; i < n; i++)
+        x[i] = scale * rnd_sym(seed, (uint64_t)i);
+}
+
+/* ---- activation quantization ---------------------------------------------------- */
+
+static void check_act_block(const float *x, const krn_act_block *b) {
+    float amax = 0.0f;
+    for (int i = 0; i < 32; i++)
+        amax = fmaxf(amax, fabsf(x[i]));
+    assert_same_float(b->d, amax / 127.0f);
+    int32_t sum = 0;
+    for (int i = 0; i < 32; i++) {
+        assert_true(b->q[i] >= -127 && b->q[i] <= 127);
+        sum += b->q[i];
+        if (amax == 0.0f) {
+            assert_int_equal(b->q[i], 0);
+            continue;
+        }
+        /* The pinned formula, bit for bit. */
+        const float id = 127.0f / amax;
+        float r = rintf(x[i] * id);
+        r = r > 127.0f ? 127.0f : r < -127.0f ? -127.0f : r;
+        assert_int_equal(b->q[i], (int)r);
+        /* And what it means: q*d is within half a step of x (plus the
+         * rounding of id and d, a few ulps of amax). */
+        assert_true(fabs((double)x[i] - (double)b->q[i] * b->d) <=
+                    0.5 * b->d + 4.0 * FLT_EPSILON * amax);
+        if (fabsf(x[i]) == amax)
+            assert_int_equal(abs(b->q[i]), 127);
+    }
+    assert_int_equal(b->sum, sum);
+}
+
+static void test_quantize_act(void **state) {
+    (void)state;
+    enum { N = 32 * 64 };
+    float x[N];
+    krn_act_block b[N / 32];
+    random_floats(x, N, 1, 3.0f);
+    /* Structured blocks: zero, constant, one spike, tiny, huge, ties. */
+    memset(x, 0, 32 * sizeof(float));
+    for (int i = 0; i < 32; i++) {
+        x[32 + i] = -0.75f;
+        x[64 + i] = i == 7 ? 1000.0f : 0.001f * (float)i;
+        x[96 + i] = 1e-30f * (float)(i - 16);
+        x[128 + i] = 1e30f * (float)(i - 16);
+        x[160 + i] = (float)(i - 16) + 0.5f; /* amax 16: x*id lands near .5 */
+    }
+    krn_quantize_act(x, b, N);
+    for (int k = 0; k < N / 32; k++)
+        check_act_block(x + 32 * k, &b[k]);
+    assert_same_float(b[0].d, 0.0f);
+    assert_int_equal(b[0].sum, 0);
+    assert_int_equal(b[1].q[0], -127);
+    assert_int_equal(b[1].sum, -127 * 32);
+}
+
+/* kernels.h pins id = 127/amax, not 1/d: the two can differ in the last
+ * bit and move an element across a rounding boundary. Find such a case
+ * and check the pinned one wins (a port that computes 1/d fails here). */
+static void test_quantize_act_pins_id(void **state) {
+    (void)state;
+    float amax = 1.0f;
+    while (127.0f / amax == 1.0f / (amax / 127.0f))
+        amax = nextafterf(amax, 2.0f);
+    const float id1 = 127.0f / amax, id2 = 1.0f / (amax / 127.0f);
+    for (int k = 0; k < 127; k++) {
+        float x = ((float)k + 0.5f) / id1;
+        for (int s = -4; s <= 4; s++) {
+            float xs = x;
+            for (int i = 0; i < abs(s); i++)
+                xs = nextafterf(xs, s < 0 ? 0.0f : 200.0f);
+            if (rintf(xs * id1) == rintf(xs * id2))
+                continue;
+            float blk[32] = {amax, xs};
+            krn_act_block b;
+            krn_quantize_act(blk, &b, 32);
+            assert_int_equal(b.q[1], (int)rintf(xs * id1));
+            return;
+        }
+    }
+    fail_msg("no x found where 127/amax and 1/(amax/127) round apart");
+}
+
+/* ---- unpack against dequantize ----------------------------------------------------- */
+
+/* Every weight: (d_j * mul) * q - m_j (min types) or (d_j * mul) * q equals
+ * the dequantized value bit for bit. This holds for all types because the
+ * unpacked d_j, m_j are the very products ggml's dequantization forms
+ * (m_j = -m for Q4_1/Q5_1 turns + m into - m_j, the same IEEE result). */
+static void test_unpack_matches_dequant(void **state) {
+    (void)state;
+    enum { N = 512 };
+    float y[N];
+    krn_wblock w[N / 32];
+    for (int t = 0; t < NQTYPES; t++) {
+        const krn_type type = QTYPES[t];
+        const bool has_min = krn_type_has_min(type);
+        for (uint64_t s = 0; s < 8; s++) {
+            uint8_t *row = random_row(type, N, 40 * (uint64_t)t + s);
+            krn_dequantize_row(type, row, y, N);
+            krn_unpack_row(type, row, w, N);
+            for (int i = 0; i < N; i++) {
+                const krn_wblock *b = &w[i / 32];
+                const int mul = (i % 32) < 16 ? b->mul_lo : b->mul_hi;
+                float v = (b->d * (float)mul) * (float)b->q[i % 32];
+                if (has_min)
+                    v = v - b->m;
+                if (f32_bits(v) != f32_bits(y[i]))
+                    fail_msg("%s seed %d elem %d: unpacked %.9g dequant %.9g",
+                             krn_type_name(type), (int)s, i, v, y[i]);
+            }
+            /* Legacy and Q4_K/Q5_K blocks never scale their halves. */
+            for (int j = 0; j < N / 32 && type != KRN_Q6_K; j++)
+                assert_true(w[j].mul_lo == 1 && w[j].mul_hi == 1);
+            free(row);
+        }
+    }
+}
+
+/* ---- the dots ---------------------------------------------------------------------------- */
+
+/* kernels.h's lane sum, written independently: each lane walks its own
+ * stride, then the butterfly pairs l with l + off for off = 16 .. 1. */
+static float ref_lane_sum(const float *v, int64_t n) {
+    float lane[32];
+    for (int l = 0; l < 32; l++) {
+        float acc = 0.0f;
+        for (int64_t i = l; i < n; i += 32)
+            acc += v[i];
+        lane[l] = acc;
+    }
+    for (int off = 16; off > 0; off >>= 1)
+        for (int l = 0; l < off; l++)
+            lane[l] += lane[l + off];
+    return lane[0];
+}
+
+/* v_j of kernels.h for one block, in the order written there. */
+static float ref_block_value(const krn_wblock *w, const krn_act_block *x,
+                             bool has_min) {
+    int64_t lo = 0, hi = 0;
+    for (int i = 0; i < 16; i++) {
+        lo += (int64_t)w->q[i] * x->q[i];
+        hi += (int64_t)w->q[16 + i] * x->q[16 + i];
+    }
+    const int64_t I = (int64_t)w->mul_lo * lo + (int64_t)w->mul_hi * hi;
+    const float di = w->d * (float)I;
+    if (!has_min)
+        return x->d * di;
+    const float ms = w->m * (float)x->sum;
+    return x->d * (di - ms);
+}
+
+static float ref_dot_q(const krn_wblock *w, const krn_act_block *x,
+                       int64_t nb, bool has_min) {
+    float *v = xmalloc((size_t)nb * sizeof(float) + 1);
+    for (int64_t j = 0; j < nb; j++)
+        v[j] = ref_block_value(&w[j], &x[j], has_min);
+    float r = ref_lane_sum(v, nb);
+    free(v);
+    return r;
+}
+
+/* Block counts that leave lanes empty, full, and wrapped unevenly. */
+static const int64_t NBS[] = {1, 5, 31, 32, 33, 64, 100, 257};
+
+static void test_dot_q_pinned_order(void **state) {
+    (void)state;
+    for (int t = 0; t < NQTYPES; t++) {
+        const krn_type type = QTYPES[t];
+        const bool has_min = krn_type_has_min(type);
+        for (size_t k = 0; k < sizeof NBS / sizeof NBS[0]; k++) {
+            /* Round the row up to whole ggml blocks; use the first nb. */
+            const int64_t be = krn_type_block_elems(type);
+            const int64_t n = (NBS[k] * 32 + be - 1) / be * be;
+            const int64_t nb = NBS[k];
+            uint8_t *row = random_row(type, n, 7000 + 16 * (uint64_t)t + k);
+            krn_wblock *w = xmalloc((size_t)(n / 32) * sizeof *w);
+            krn_act_block *xb = xmalloc((size_t)(n / 32) * sizeof *xb);
+            float *x = xmalloc((size_t)n * sizeof(float));
+            random_floats(x, n, 8000 + k, 2.0f);
+            krn_unpack_row(type, row, w, n);
+            krn_quantize_act(x, xb, n);
+            assert_same_float(krn_dot_q(w, xb, nb, has_min),
+                              ref_dot_q(w, xb, nb, has_min));
+            free(row), free(w), free(xb), free(x);
+        }
+    }
+}
+
+/* Extreme integers: q = -128 weights (Q8_0) against qx = -127 with
+ * Q6_K-sized multipliers, the largest |I| the format allows. */
+static void test_dot_q_extreme_integers(void **state) {
+    (void)state;
+    krn_wblock w[2];
+    krn_act_block x[2];
+    for (int j = 0; j < 2; j++) {
+        w[j] = (krn_wblock){.d = 1.0f, .m = 0.5f, .mul_lo = -128, .mul_hi = 127};
+        x[j] = (krn_act_block){.d = 1.0f, .sum = -127 * 32};
+        memset(w[j].q, 0x80, 32);
+        memset(x[j].q, 0x81, 32);
+    }
+    /* 16 * 128 * 127 = 260096 per half: I = -128*260096 + 127*260096. */
+    assert_same_float(krn_dot_q(w, x, 1, false), -260096.0f);
+    assert_same_float(krn_dot_q(w, x, 2, true),
+                      ref_dot_q(w, x, 2, true));
+}
+
+/* The canonical dot against the real-number dot of the dequantized
+ * weights and the dequantized activations, in double. Tolerance: each
+ * block value carries <= 5 roundings (float(I), d*I, m*s, the difference,
+ * dx*...) and enters a lane chain of nb/32 adds plus 5 fold levels, so the
+ * error is within (nb/32 + 10) * 2^-24 * S, S = Σ_j |dx_j| (|d_j| Σ|mul q qx|
+ * + |m_j| Σ|qx|), the magnitudes before cancellation. The double reference
+ * itself differs from the block formula by the dequantization's own
+ * roundings (<= 2 per weight, each <= 2^-24 of |d q| + |m|), covered by the
+ * same S; we assert twice that. */
+static void test_dot_q_accuracy(void **state) {
+    (void)state;
+    enum { N = 4096, NB = N / 32 };
+    static float x[N], wd[N];
+    static krn_wblock w[NB];
+    static krn_act_block xb[NB];
+    for (int t = 0; t < NQTYPES; t++) {
+        const krn_type type = QTYPES[t];
+        const bool has_min = krn_type_has_min(type);
+        for (uint64_t s = 0; s < 4; s++) {
+            uint8_t *row = random_row(type, N, 300 + 10 * (uint64_t)t + s);
+            random_floats(x, N, 400 + s, s == 3 ? 1e-3f : 5.0f);
+            krn_dequantize_row(type, row, wd, N);
+            krn_unpack_row(type, row, w, N);
+            krn_quantize_act(x, xb, N);
+            double ref = 0.0, S = 0.0;
+            for (int j = 0; j < NB; j++) {
+                double mag = 0.0, qabs = 0.0;
+                for (int i = 0; i < 32; i++) {
+                    const int mul = i < 16 ? w[j].mul_lo : w[j].mul_hi;
+                    ref += (double)wd[32 * j + i] *
+                           ((double)xb[j].d * xb[j].q[i]);
+                    mag += fabs((double)mul * w[j].q[i] * xb[j].q[i]);
+                    qabs += abs(xb[j].q[i]);
+                }
+                S += fabs((double)xb[j].d) *
+                     (fabs((double)w[j].d) * mag +
+                      (has_min ? fabs((double)w[j].m) * qabs : 0.0));
+            }
+            const double tol = 2.0 * (NB / 32 + 10) * 0x1p-24 * S;
+            const float got = krn_dot_q(w, xb, NB, has_min);
+            if (fabs(got - ref) > tol)
+                fail_msg("%s: dot %.9g ref %.9g tol %.3g", krn_type_name(type),
+                         got, ref, tol);
+            free(row);
+        }
+    }
+}
+
+static float ref_dot_f(const float *w, const float *x, int64_t n) {
+    float *v = xmalloc((size_t)(n / 32) * sizeof(float) + 1);
+    for (int64_t j = 0; j < n / 32; j++) {
+        float acc = 0.0f;
+        for (int i = 0; i < 32; i++)
+            acc += w[32 * j + i] * x[32 * j + i];
+        v[j] = acc;
+    }
+    float r = ref_lane_sum(v, n / 32);
+    free(v);
+    return r;
+}
+
+static void test_dot_f_pinned_order(void **state) {
+    (void)state;
+    for (size_t k = 0; k < sizeof NBS / sizeof NBS[0]; k++) {
+        const int64_t n = NBS[k] * 32;
+        float *w = xmalloc((size_t)n * sizeof(float));
+        float *x = xmalloc((size_t)n * sizeof(float));
+        random_floats(w, n, 50 + k, 1.0f);
+        random_floats(x, n, 60 + k, 100.0f);
+        assert_same_float(krn_dot_f(w, x, n), ref_dot_f(w, x, n));
+        free(w), free(x);
+    }
+    /* Order inside a block is sequential from 0.0f: 1e8 + 1 + ... loses
+     * the ones, a pairwise sum would not. */
+    float w[32], x[32];
+    for (int i = 0; i < 32; i++)
+        w[i] = 1.0f, x[i] = 1.0f;
+    x[0] = 1e8f;
+    x[31] = -1e8f;
+    assert_same_float(krn_dot_f(w, x, 32), 0.0f);
+}
+
+static void test_lane_sum(void **state) {
+    (void)state;
+    static const int64_t ns[] = {0, 1, 2, 31, 32, 33, 63, 64, 65, 1000, 4099};
+    static float v[4099];
+    random_floats(v, 4099, 77, 1e3f);
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
+        assert_same_float(krn_lane_sum(v, ns[k]), ref_lane_sum(v, ns[k]));
+    assert_same_float(krn_lane_sum(v, 0), 0.0f);
+    assert_same_float(krn_lane_sum(v, 1), v[0]);
+
+    /* Lanes, not a left-to-right sum: lane 0 holds 1e8 + 1 = 1e8 (the 1 is
+     * below half an ulp of 1e8), lane 1 holds -1e8, so the answer is 0; a
+     * sequential sum would give 1. */
+    float a[64] = {0};
+    a[0] = 1e8f, a[1] = -1e8f, a[32] = 1.0f;
+    assert_same_float(krn_lane_sum(a, 64), 0.0f);
+    /* The fold pairs lane l with l + 16 first: lanes 0 and 16 cancel
+     * before lane 1 is added, giving 1; folding neighbours first would
+     * give (1e8 + 1) - 1e8 = 0. */
+    float b[32] = {0};
+    b[0] = 1e8f, b[16] = -1e8f, b[1] = 1.0f;
+    assert_same_float(krn_lane_sum(b, 32), 1.0f);
+    /* The last two levels add lane 2, then lane 1, to lane 0 one at a
+     * time: 2^24 + 1 is a tie that rounds back to 2^24 (even), twice.
+     * Adding lanes 1 and 2 first would keep both ones: 2^24 + 2. */
+    float c[32] = {0};
+    c[0] = 16777216.0f, c[1] = 1.0f, c[2] = 1.0f;
+    assert_same_float(krn_lane_sum(c, 32), 16777216.0f);
+}
+
+/* ---- exp and log ------------------------------------------------------------------------ */
+
+/* |got - want| in units of the float ulp at want (normal range), or of
+ * 2^-149 when want is below the normal range. */
+static double ulp_err(float got, double want) {
+    double a = fabs(want);
+    double ulp = a < 0x1p-126 ? 0x1p-149 : ldexp(1.0, ilogb(a) - 23);
+    return fabs((double)got - want) / ulp;
+}
+
+/* Evenly spaced float bit patterns between two floats of the same sign. */
+static void sweep_exp(uint32_t from, uint32_t to, uint32_t count,
+                      double *worst) {
+    for (uint32_t i = 0; i <= count; i++) {
+        uint32_t u = (uint32_t)(from + ((uint64_t)(to - from) * i) / count);
+        float x = bits_f32(u);
+        double want = exp((double)x);
+        double e = ulp_err(krn_exp(x), want);
+        if (e > *worst)
+            *worst = e;
+        if (e > 2.0)
+            fail_msg("krn_exp(%.9g) = %.9g, want %.17g (%.2f ulp)", x,
+                     krn_exp(x), want, e);
+    }
+}
+
+/* Error <= 2 ulp where the result is normal, <= 1 unit of 2^-149 where it
+ * is subnormal (a single rounding at the last step); zero and infinity
+ * exactly at the ends. */
+static void test_exp(void **state) {
+    (void)state;
+    double worst = 0.0;
+    /* Normal results: x in [ln 2^-126, ln FLT_MAX). */
+    sweep_exp(f32_bits(-0.0f), f32_bits(-87.33654f), 1500000, &worst);
+    sweep_exp(f32_bits(0.0f), f32_bits(88.72283f), 1500000, &worst);
+    /* Dense in value where softmax and SiLU live. */
+    for (int i = -400000; i <= 400000; i++) {
+        float x = (float)i * (20.0f / 400000.0f);
+        double e = ulp_err(krn_exp(x), exp((double)x));
+        assert_true(e <= 2.0);
+    }
+    /* Subnormal results. */
+    for (uint32_t i = 0; i <= 200000; i++) {
+        float x = -87.34f - (float)i * (16.63f / 200000.0f);
+        double want = exp((double)x);
+        assert_true(fabs((double)krn_exp(x) - want) <= 0x1p-149);
+    }
+    assert_same_float(krn_exp(0.0f), 1.0f);
+    assert_same_float(krn_exp(-0.0f), 1.0f);
+    assert_same_float(krn_exp(-INFINITY), 0.0f);
+    assert_true(isinf(krn_exp(INFINITY)) && krn_exp(INFINITY) > 0);
+    assert_true(isnan(krn_exp(NAN)));
+    assert_same_float(krn_exp(-104.0f), 0.0f);
+    assert_same_float(krn_exp(-103.98f), 0.0f);  /* below ln 2^-150 */
+    assert_same_float(krn_exp(-103.9f), 0x1p-149f);
+    assert_same_float(krn_exp(-1000.0f), 0.0f);
+    assert_true(isfinite(krn_exp(88.72283f)));
+    assert_true(isinf(krn_exp(88.7229f)));
+    assert_true(isinf(krn_exp(100.0f)));
+    print_message("krn_exp worst %.3f ulp\n", worst);
+}
+
+static void test_log(void **state) {
+    (void)state;
+    double worst = 0.0;
+    /* All normal positive floats, evenly spaced bit patterns. */
+    const uint32_t lo = 0x00800000, hi = 0x7F7FFFFF, count = 2000000;
+    for (uint32_t i = 0; i <= count; i++) {
+        float x = bits_f32((uint32_t)(lo + ((uint64_t)(hi - lo) * i) / count));
+        double e = ulp_err(krn_log(x), log((double)x));
+        if (e > worst)
+            worst = e;
+        if (e > 2.0)
+            fail_msg("krn_log(%.9g) = %.9g (%.2f ulp)", x, krn_log(x), e);
+    }
+    /* Every 16th float in [0.5, 2], where log is small and cancellation
+     * would show. */
+    for (uint32_t u = f32_bits(0.5f); u <= f32_bits(2.0f); u += 16) {
+        float x = bits_f32(u);
+        double e = ulp_err(krn_log(x), log((double)x));
+        if (e > worst)
+            worst = e;
+        assert_true(e <= 2.0);
+    }
+    /* Subnormal inputs still give normal results. */
+    for (uint32_t u = 1; u < 0x00800000; u += 4099)
+        assert_true(ulp_err(krn_log(bits_f32(u)), log((double)bits_f32(u))) <= 2.0);
+    assert_same_float(krn_log(1.0f), 0.0f);
+    assert_true(isinf(krn_log(0.0f)) && krn_log(0.0f) < 0);
+    assert_true(isinf(krn_log(-0.0f)) && krn_log(-0.0f) < 0);
+    assert_true(isnan(krn_log(-1.0f)));
+    assert_true(isnan(krn_log(NAN)));
+    assert_true(isinf(krn_log(INFINITY)) && krn_log(INFINITY) > 0);
+    assert_true(ulp_err(krn_log(FLT_MAX), log((double)FLT_MAX)) <= 2.0);
+    print_message("krn_log worst %.3f ulp\n", worst);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quantize_act),
+        cmocka_unit_test(test_quantize_act_pins_id),
+        cmocka_unit_test(test_unpack_matches_dequant),
+        cmocka_unit_test(test_dot_q_pinned_order),
+        cmocka_unit_test(test_dot_q_extreme_integers),
+        cmocka_unit_test(test_dot_q_accuracy),
+        cmocka_unit_test(test_dot_f_pinned_order),
+        cmocka_unit_test(test_lane_sum),
+        cmocka_unit_test(test_exp),
+        cmocka_unit_test(test_log),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

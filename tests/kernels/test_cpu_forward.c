@@ -1,0 +1,647 @@
+/*
+ * The CPU backend's forward pass (kernels.h §4) on tiny models built here in
+ * memory with seeded random weights. The determinism contract is checked bit
+ * for bit (memcmp on logits): a row's logits do not depend on the batch it
+ * ran in, its place there, the thread count, prefill chunking, or KV slots
+ * overwritten and recomputed. Correctness is checked against a float64
+ * forward pass written here, within stated tolerances.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../kernels/backend_impl.h" /* krn_model_check */
+
+enum {
+    N_LAYER = 2, N_EMBD = 256, N_FF = 512, N_HEAD = 4, N_HEAD_KV = 2, HD = 64,
+    N_VOCAB = 300, CAP = 160, MAX_BUFS = 64,
+};
+
+/* ---- tiny models ------------------------------------------------------------ */
+
+typedef struct mtypes {
+    krn_type embd, out, q, k, v, o, gate, up, down;
+    bool tied; /* output = tok_embd (out ignored) */
+} mtypes;
+
+typedef struct tmodel {
+    krn_model m;
+    krn_layer layers[N_LAYER];
+    void *bufs[MAX_BUFS]; /* owned */
+    int n_bufs;
+} tmodel;
+
+static float uni(uint64_t seed, uint64_t a, uint64_t b) {
+    return 2.0f * sb_unit_open(sb_hash3(seed, a, b)) - 1.0f;
+}
+
+static void *tm_alloc(tmodel *t, size_t n) {
+    assert_true(t->n_bufs < MAX_BUFS);
+    return t->bufs[t->n_bufs++] = malloc(n);
+}
+
+/* A (ne1, ne0) matrix of uniform(-scale, scale) weights stored as `type`. */
+static krn_tensor tm_matrix(tmodel *t, krn_type type, int64_t ne0, int64_t ne1,
+                            float scale, uint64_t seed) {
+    uint64_t row_bytes;
+    assert_true(krn_row_bytes(type, ne0, &row_bytes));
+    char *data = tm_alloc(t, row_bytes * (size_t)ne1);
+    float *row = malloc((size_t)ne0 * 4);
+    for (int64_t o = 0; o < ne1; o++) {
+        for (int64_t i = 0; i < ne0; i++) row[i] = scale * uni(seed, (uint64_t)o, (uint64_t)i);
+        assert_true(krn_quantize_row(type, row, data + (size_t)o * row_bytes, ne0));
+    }
+    free(row);
+    return (krn_tensor){.type = type, .ne0 = ne0, .ne1 = ne1, .data = data};
+}
+
+/* An f32 vector: center + spread * uniform(-1, 1). */
+static krn_tensor tm_vector(tmodel *t, int64_t n, float center, float spread,
+                            uint64_t seed) {
+    float *v = tm_alloc(t, (size_t)n * 4);
+    for (int64_t i = 0; i < n; i++) v[i] = center + spread * uni(seed, 0, (uint64_t)i);
+    return (krn_tensor){.type = KRN_F32, .ne0 = n, .ne1 = 1, .data = v};
+}
+
+static tmodel *tm_create(const mtypes *ty, uint64_t seed) {
+    tmodel *t = calloc(1, sizeof *t);
+    const int64_t qd = N_HEAD * HD, kvd = N_HEAD_KV * HD;
+    /* uniform(-s, s) has variance s^2/3: s = sqrt(3/n_in) keeps unit scale. */
+    const float se = sqrtf(3.0f / N_EMBD), sq = sqrtf(3.0f / qd), sf = sqrtf(3.0f / N_FF);
+    t->m = (krn_model){.n_layer = N_LAYER, .n_embd = N_EMBD, .n_ff = N_FF,
+                       .n_head = N_HEAD, .n_head_kv = N_HEAD_KV, .head_dim = HD,
+                       .n_vocab = N_VOCAB, .rope_base = 10000.0f, .rms_eps = 1e-6f,
+                       .layers = t->layers};
+    t->m.tok_embd = tm_matrix(t, ty->embd, N_EMBD, N_VOCAB, 1.0f, seed + 1);
+    t->m.output = ty->tied ? t->m.tok_embd
+                           : tm_matrix(t, ty->out, N_EMBD, N_VOCAB, se, seed + 2);
+    t->m.output_norm = tm_vector(t, N_EMBD, 1.0f, 0.2f, seed + 3);
+    for (int il = 0; il < N_LAYER; il++) {
+        krn_layer *l = &t->layers[il];
+        const uint64_t s = seed + 100 * (uint64_t)(il + 1);
+        l->attn_norm = tm_vector(t, N_EMBD, 1.0f, 0.2f, s + 1);
+        l->ffn_norm = tm_vector(t, N_EMBD, 1.0f, 0.2f, s + 2);
+        l->wq = tm_matrix(t, ty->q, N_EMBD, qd, se, s + 3);
+        l->wk = tm_matrix(t, ty->k, N_EMBD, kvd, se, s + 4);
+        l->wv = tm_matrix(t, ty->v, N_EMBD, kvd, se, s + 5);
+        l->wo = tm_matrix(t, ty->o, qd, N_EMBD, sq, s + 6);
+        l->bq = tm_vector(t, qd, 0.0f, 0.3f, s + 7);
+        l->bk = tm_vector(t, kvd, 0.0f, 0.3f, s + 8);
+        l->bv = tm_vector(t, kvd, 0.0f, 0.3f, s + 9);
+        l->w_gate = tm_matrix(t, ty->gate, N_EMBD, N_FF, se, s + 10);
+        l->w_up = tm_matrix(t, ty->up, N_EMBD, N_FF, se, s + 11);
+        l->w_down = tm_matrix(t, ty->down, N_FF, N_EMBD, sf, s + 12);
+    }
+    return t;
+}
+
+static void tm_free(tmodel *t) {
+    for (int i = 0; i < t->n_bufs; i++) free(t->bufs[i]);
+    free(t);
+}
+
+static const mtypes MIXED = {.embd = KRN_BF16, .out = KRN_F16, .q = KRN_Q4_K,
+                             .k = KRN_Q6_K, .v = KRN_Q8_0, .o = KRN_Q5_0,
+                             .gate = KRN_F32, .up = KRN_Q4_K, .down = KRN_Q6_K};
+
+static mtypes uniform_types(krn_type ty, bool tied) {
+    return (mtypes){ty, ty, ty, ty, ty, ty, ty, ty, ty, tied};
+}
+
+/* ---- running ----------------------------------------------------------------- */
+
+static krn_backend *backend(const tmodel *t, int n_threads) {
+    sb_err err = {0};
+    krn_backend *b = krn_cpu_create(&t->m, &(krn_options){.n_threads = n_threads,
+                                    .kv_capacity = CAP}, &err);
+    if (!b) fail_msg("krn_cpu_create: %s", err.msg);
+    assert_string_equal(krn_backend_name(b), "cpu");
+    return b;
+}
+
+static void step(krn_backend *b, int n, const int32_t *tok, const int32_t *pos,
+                 float *logits) {
+    sb_err err = {0};
+    krn_batch batch = {.n_rows = n, .tokens = tok, .pos = pos, .logits = logits};
+    if (krn_forward(b, &batch, &err)) fail_msg("krn_forward: %s", err.msg);
+}
+
+/* Rows [p0, p0+n) of sequence seq as one step; logits row r -> out + r*V. */
+static void step_seq(krn_backend *b, const int32_t *seq, int p0, int n,
+                     float *out) {
+    int32_t pos[KRN_MAX_ROWS];
+    for (int r = 0; r < n; r++) pos[r] = p0 + r;
+    step(b, n, seq + p0, pos, out);
+}
+
+/* All logits of seq[0..n) in steps of `chunk` rows. */
+static void run_chunked(krn_backend *b, const int32_t *seq, int n, int chunk,
+                        float *out) {
+    for (int p = 0; p < n; p += chunk) {
+        int rows = n - p < chunk ? n - p : chunk;
+        step_seq(b, seq, p, rows, out + (size_t)p * N_VOCAB);
+    }
+}
+
+static void make_seq(int32_t *seq, int n, uint64_t seed) {
+    for (int i = 0; i < n; i++) seq[i] = (int32_t)(sb_hash3(seed, (uint64_t)i, 1) % N_VOCAB);
+}
+
+static const size_t ROW_BYTES = N_VOCAB * sizeof(float);
+
+static float *logits_alloc(int rows) {
+    return malloc((size_t)rows * ROW_BYTES);
+}
+
+/* Logits are finite and not constant: the model actually computed. */
+static void assert_sane(const float *l, int rows) {
+    for (int r = 0; r < rows; r++) {
+        float lo = l[r * N_VOCAB], hi = lo;
+        for (int i = 0; i < N_VOCAB; i++) {
+            assert_true(isfinite(l[r * N_VOCAB + i]));
+            lo = fminf(lo, l[r * N_VOCAB + i]);
+            hi = fmaxf(hi, l[r * N_VOCAB + i]);
+        }
+        assert_true(hi - lo > 0.1f);
+    }
+}
+
+/* ---- batch composition --------------------------------------------------------- */
+
+enum { SEQ_LEN = 100 };
+
+/* Every bucket size: the same rows computed alone (one token per step) and
+ * inside batches of 2..16, 24, 32, 48, 64 rows starting at varying
+ * positions, so each row lands at many places of many batch sizes. Before
+ * each batch the slots it will write are filled by a step of other tokens
+ * (a rejected draft), so a batch that failed to make its rows see each
+ * other's fresh keys would read those and differ. Every other batch runs
+ * its rows in reverse order. */
+static void check_buckets(const mtypes *ty, int n_threads, const int *sizes,
+                          int n_sizes) {
+    tmodel *t = tm_create(ty, 11);
+    krn_backend *b = backend(t, n_threads);
+    int32_t seq[SEQ_LEN], junk[SEQ_LEN], pos[KRN_MAX_ROWS], tok[KRN_MAX_ROWS];
+    make_seq(seq, SEQ_LEN, 1);
+    for (int i = 0; i < SEQ_LEN; i++) junk[i] = (seq[i] + 17) % N_VOCAB;
+    float *ref = logits_alloc(SEQ_LEN), *got = logits_alloc(KRN_MAX_ROWS);
+    run_chunked(b, seq, SEQ_LEN, 1, ref);
+    assert_sane(ref, SEQ_LEN);
+    for (int si = 0; si < n_sizes; si++) {
+        const int n = sizes[si], p0 = (n * 13 + 5) % (SEQ_LEN - n + 1);
+        step_seq(b, junk, p0, n, got);
+        const bool reverse = si % 2 == 1;
+        for (int r = 0; r < n; r++) {
+            pos[r] = reverse ? p0 + n - 1 - r : p0 + r;
+            tok[r] = seq[pos[r]];
+        }
+        step(b, n, tok, pos, got);
+        for (int r = 0; r < n; r++)
+            if (memcmp(got + (size_t)r * N_VOCAB, ref + (size_t)pos[r] * N_VOCAB, ROW_BYTES))
+                fail_msg("batch of %d rows from %d: row %d (pos %d) differs from "
+                         "the row computed alone", n, p0, r, pos[r]);
+    }
+    free(ref), free(got);
+    krn_destroy(b);
+    tm_free(t);
+}
+
+static void test_buckets_mixed(void **state) {
+    (void)state;
+    const int sizes[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                         24, 32, 48, 64};
+    check_buckets(&MIXED, 2, sizes, sizeof sizes / sizeof sizes[0]);
+}
+
+/* A second model (tied Q6_K embedding, Q4_K elsewhere) on 3 threads, a few
+ * sizes (the sanitizer run's time budget). */
+static void test_buckets_q4_k_tied(void **state) {
+    (void)state;
+    mtypes ty = uniform_types(KRN_Q4_K, true);
+    ty.embd = ty.out = KRN_Q6_K; /* Q4_K_M's choice for the tied embedding */
+    const int sizes[] = {3, 16, 24, 64};
+    check_buckets(&ty, 3, sizes, 4);
+}
+
+/* ---- threads, chunking, rollback ------------------------------------------- */
+
+/* The same steps (a 64-row prefill, a 7-row verify, single tokens) on 1, 2,
+ * 3 and 8 threads (and 0, meaning 1) give the same bits. */
+static void test_thread_counts(void **state) {
+    (void)state;
+    tmodel *t = tm_create(&MIXED, 12);
+    int32_t seq[80];
+    make_seq(seq, 80, 2);
+    const int threads[] = {1, 2, 3, 8, 0};
+    float *want = logits_alloc(80), *got = logits_alloc(80);
+    for (int ti = 0; ti < 5; ti++) {
+        krn_backend *b = backend(t, threads[ti]);
+        float *out = ti == 0 ? want : got;
+        step_seq(b, seq, 0, 64, out);
+        step_seq(b, seq, 64, 7, out + 64 * N_VOCAB);
+        for (int p = 71; p < 80; p++) step_seq(b, seq, p, 1, out + (size_t)p * N_VOCAB);
+        if (ti > 0 && memcmp(want, got, 80 * ROW_BYTES))
+            fail_msg("%d threads differ from 1 thread", threads[ti]);
+        krn_destroy(b);
+    }
+    assert_sane(want, 80);
+    free(want), free(got);
+    tm_free(t);
+}
+
+/* An n-token prompt in one step, in chunks of 7 (when n > 7), and token by
+ * token: the same logits for every position. */
+static void check_chunking(const mtypes *ty, int n, uint64_t seed) {
+    tmodel *t = tm_create(ty, seed);
+    krn_backend *b = backend(t, 2);
+    int32_t seq[64];
+    make_seq(seq, n, seed);
+    float *one = logits_alloc(n), *seven = logits_alloc(n), *each = logits_alloc(n);
+    run_chunked(b, seq, n, n, one);
+    if (n > 7) run_chunked(b, seq, n, 7, seven);
+    run_chunked(b, seq, n, 1, each);
+    assert_sane(one, n);
+    if (n > 7) assert_memory_equal(one, seven, (size_t)n * ROW_BYTES);
+    assert_memory_equal(one, each, (size_t)n * ROW_BYTES);
+    free(one), free(seven), free(each);
+    krn_destroy(b);
+    tm_free(t);
+}
+
+/* 64 tokens on the mixed model; 16 on a model of each single type (the
+ * first one tied). */
+static void test_prefill_chunking(void **state) {
+    (void)state;
+    check_chunking(&MIXED, 64, 13);
+    const krn_type types[] = {KRN_Q8_0, KRN_Q4_K, KRN_Q6_K, KRN_Q5_0, KRN_F32};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        mtypes ty = uniform_types(types[i], i == 0);
+        check_chunking(&ty, 16, 20 + i);
+    }
+}
+
+/* Overwriting slots 40..50 with a rejected draft, then recomputing them and
+ * continuing, gives what an undisturbed run gave. */
+static void test_rollback(void **state) {
+    (void)state;
+    tmodel *t = tm_create(&MIXED, 14);
+    krn_backend *b = backend(t, 2);
+    int32_t seq[90], draft[90];
+    make_seq(seq, 90, 3);
+    make_seq(draft, 90, 4);
+    float *ref = logits_alloc(90), *got = logits_alloc(90);
+    run_chunked(b, seq, 90, 30, ref);
+    step_seq(b, draft, 40, 11, got);   /* the rejected draft */
+    step_seq(b, seq, 40, 11, got + 40 * N_VOCAB);
+    for (int p = 51; p < 90; p += 13) {
+        int n = 90 - p < 13 ? 90 - p : 13;
+        step_seq(b, seq, p, n, got + (size_t)p * N_VOCAB);
+    }
+    assert_memory_equal(got + 40 * N_VOCAB, ref + 40 * N_VOCAB, 50 * ROW_BYTES);
+    free(ref), free(got);
+    krn_destroy(b);
+    tm_free(t);
+}
+
+/* ---- refused batches ------------------------------------------------------------ */
+
+static void expect_refused(krn_backend *b, const krn_batch *batch, const char *what) {
+    sb_err err = {0};
+    assert_int_equal(krn_forward(b, batch, &err), -1);
+    if (!strstr(err.msg, what)) fail_msg("error '%s' does not mention '%s'", err.msg, what);
+}
+
+/* Each bad batch is refused with a message naming the field and touches
+ * neither the logits nor the KV cache: its valid leading rows (junk tokens
+ * at slots 5..7) must not have been written, so later steps reading those
+ * slots still match the undisturbed run. */
+static void test_bad_batches(void **state) {
+    (void)state;
+    tmodel *t = tm_create(&MIXED, 15);
+    krn_backend *b = backend(t, 2);
+    int32_t seq[20];
+    make_seq(seq, 20, 5);
+    float *ref = logits_alloc(20), *got = logits_alloc(KRN_MAX_ROWS + 1);
+    run_chunked(b, seq, 20, 20, ref);
+
+    int32_t tok[KRN_MAX_ROWS + 1], pos[KRN_MAX_ROWS + 1];
+    for (int r = 0; r <= KRN_MAX_ROWS; r++) tok[r] = (seq[r % 20] + 1) % N_VOCAB, pos[r] = 5 + r;
+    const size_t n_got = (size_t)(KRN_MAX_ROWS + 1) * N_VOCAB;
+    for (size_t i = 0; i < n_got; i++) got[i] = 42.0f;
+    const krn_batch ok = {.n_rows = 4, .tokens = tok, .pos = pos, .logits = got};
+    krn_batch bad = ok;
+    bad.n_rows = 0;
+    expect_refused(b, &bad, "n_rows is 0");
+    bad.n_rows = KRN_MAX_ROWS + 1;
+    expect_refused(b, &bad, "n_rows is 65");
+    bad = ok, bad.tokens = NULL;
+    expect_refused(b, &bad, "tokens is NULL");
+    bad = ok, bad.pos = NULL;
+    expect_refused(b, &bad, "pos is NULL");
+    bad = ok, bad.logits = NULL;
+    expect_refused(b, &bad, "logits is NULL");
+    expect_refused(b, NULL, "batch is NULL");
+    tok[3] = N_VOCAB;
+    expect_refused(b, &ok, "tokens[3] is 300");
+    tok[3] = -1;
+    expect_refused(b, &ok, "tokens[3] is -1");
+    tok[3] = 0;
+    pos[3] = CAP;
+    expect_refused(b, &ok, "pos[3] is 160");
+    pos[3] = -1;
+    expect_refused(b, &ok, "pos[3] is -1");
+    pos[3] = 6;
+    expect_refused(b, &ok, "pos[1] and pos[3] are both 6");
+    pos[3] = 8;
+    sb_err err = {0};
+    assert_int_equal(krn_forward(NULL, &ok, &err), -1);
+    assert_non_null(strstr(err.msg, "backend is NULL"));
+    for (size_t i = 0; i < n_got; i++) assert_true(got[i] == 42.0f);
+
+    step_seq(b, seq, 8, 12, got + 8 * N_VOCAB);
+    assert_memory_equal(got + 8 * N_VOCAB, ref + 8 * N_VOCAB, 12 * ROW_BYTES);
+    free(ref), free(got);
+    krn_destroy(b);
+    tm_free(t);
+}
+
+/* ---- create errors ------------------------------------------------------------ */
+
+static void expect_create_fails(const krn_model *m, int32_t cap, const char *what) {
+    sb_err err = {0};
+    krn_backend *b = krn_cpu_create(m, &(krn_options){.n_threads = 2, .kv_capacity = cap}, &err);
+    assert_null(b);
+    if (!strstr(err.msg, what)) fail_msg("error '%s' does not mention '%s'", err.msg, what);
+}
+
+/* One bad field at a time; each refusal names it. */
+static void test_create_refuses_bad_models(void **state) {
+    (void)state;
+    tmodel *t = tm_create(&MIXED, 16);
+    krn_layer saved = t->layers[1];
+    krn_model m = t->m;
+    sb_err err = {0};
+    assert_int_equal(krn_model_check(&m, &err), 0);
+    assert_null(krn_cpu_create(&m, NULL, &err));
+    expect_create_fails(NULL, CAP, "model is NULL");
+    expect_create_fails(&m, 0, "kv_capacity is 0");
+    expect_create_fails(&m, -5, "kv_capacity is -5");
+    m.n_head_kv = 3;
+    expect_create_fails(&m, CAP, "n_head_kv 3");
+    m = t->m, m.head_dim = 63;
+    expect_create_fails(&m, CAP, "head_dim is 63");
+    m = t->m, m.n_embd = 250;
+    expect_create_fails(&m, CAP, "n_embd is 250");
+    m = t->m, m.n_layer = 0;
+    expect_create_fails(&m, CAP, "n_layer is 0");
+    m = t->m, m.rope_base = 0.0f;
+    expect_create_fails(&m, CAP, "rope_base");
+    m = t->m, m.output.ne1 = N_VOCAB - 1;
+    expect_create_fails(&m, CAP, "output: shape [256, 299]; expected [256, 300]");
+    m = t->m, m.output_norm.type = KRN_F16;
+    expect_create_fails(&m, CAP, "output_norm: type f16; expected f32");
+    m = t->m;
+    t->layers[1].wk.ne1 = 64;
+    expect_create_fails(&m, CAP, "layer 1 wk: shape [256, 64]; expected [256, 128]");
+    t->layers[1] = saved, t->layers[1].bv.ne0 = 64;
+    expect_create_fails(&m, CAP, "layer 1 bv: shape [64, 1]; expected [128, 1]");
+    t->layers[1] = saved, t->layers[1].w_down.data = NULL;
+    expect_create_fails(&m, CAP, "layer 1 w_down: data is NULL");
+    t->layers[1] = saved, t->layers[1].wo.type = (krn_type)99;
+    expect_create_fails(&m, CAP, "layer 1 wo: unknown type 99");
+    t->layers[1] = saved;
+    /* A K-quant row must be whole 256-element super-blocks. */
+    m = t->m, m.n_ff = 480;
+    for (int il = 0; il < N_LAYER; il++) {
+        t->layers[il].w_gate.ne1 = t->layers[il].w_up.ne1 = 480;
+        t->layers[il].w_down.ne0 = 480;
+    }
+    expect_create_fails(&m, CAP, "layer 0 w_down: row of 480 is not a whole "
+                        "number of q6_K blocks (256 each)");
+    t->layers[0].w_down.type = t->layers[1].w_down.type = KRN_Q8_0;
+    sb_err ok = {0};
+    assert_int_equal(krn_model_check(&m, &ok), 0);
+    tm_free(t);
+}
+
+/* A KV cache that cannot be had is a clear error naming the bytes needed,
+ * not a crash. Run in a child under an address-space limit (sanitizers
+ * reserve huge shadow mappings and cannot run under one, so skip there). */
+static void test_create_out_of_memory(void **state) {
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    skip();
+#else
+    tmodel *t = tm_create(&MIXED, 17);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit lim = {.rlim_cur = 1ull << 30, .rlim_max = 1ull << 30};
+        if (setrlimit(RLIMIT_AS, &lim)) _exit(2);
+        sb_err err = {0};
+        /* 2 layers x 2^24 slots x 128 x 2 bytes = 8 GiB for each of K and V. */
+        krn_backend *b = krn_cpu_create(&t->m, &(krn_options){.n_threads = 1,
+                                        .kv_capacity = 1 << 24}, &err);
+        _exit(!b && strstr(err.msg, "out of memory") &&
+              strstr(err.msg, "8589934592 bytes") ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    tm_free(t);
+#endif
+}
+
+/* ---- against float64 -------------------------------------------------------------- */
+
+/* A float64 forward pass over the weights as stored (dequantized), with K
+ * and V rounded to fp16 as the engine's cache stores them. Activations are
+ * not rounded to int8: for quantized weights that rounding is the engine's
+ * designed error, measured by the tolerance below. (Emulating it does not
+ * make a sharp reference: an fp32/fp64 difference of 1e-6 moves some int8
+ * code across a rounding boundary at most positions, a discrete jump.) */
+typedef struct dref {
+    const tmodel *t;
+    double x[N_EMBD], h[N_EMBD], q[N_HEAD * HD], att[N_HEAD * HD];
+    double g[N_FF], u[N_FF];
+    double k[N_LAYER][CAP][N_HEAD_KV * HD], v[N_LAYER][CAP][N_HEAD_KV * HD];
+} dref;
+
+static void dref_rmsnorm(const double *x, const krn_tensor *w, double eps, double *y) {
+    double ss = 0;
+    for (int i = 0; i < N_EMBD; i++) ss += x[i] * x[i];
+    const double scale = 1.0 / sqrt(ss / N_EMBD + eps);
+    for (int i = 0; i < N_EMBD; i++) y[i] = x[i] * scale * ((const float *)w->data)[i];
+}
+
+/* y[o] (+)= W[o,:]·x (+ bias[o]). */
+static void dref_matmul(const krn_tensor *w, const double *x, const krn_tensor *bias,
+                        bool accumulate, double *y) {
+    const int64_t n = w->ne0;
+    float *row = malloc((size_t)n * 4);
+    uint64_t rb;
+    krn_row_bytes(w->type, n, &rb);
+    for (int64_t o = 0; o < w->ne1; o++) {
+        krn_dequantize_row(w->type, (const char *)w->data + o * rb, row, n);
+        double dot = 0;
+        for (int64_t i = 0; i < n; i++) dot += row[i] * x[i];
+        if (bias) dot += ((const float *)bias->data)[o];
+        y[o] = accumulate ? y[o] + dot : dot;
+    }
+    free(row);
+}
+
+static void dref_rope(double *x, int n_heads, int p) {
+    for (int h = 0; h < n_heads; h++)
+        for (int i = 0; i < HD / 2; i++) {
+            const double th = pow(10000.0, -2.0 * i / HD), c = cos(p * th), s = sin(p * th);
+            double *a = &x[h * HD + i], *b = &x[h * HD + i + HD / 2];
+            const double a0 = *a, b0 = *b;
+            *a = a0 * c - b0 * s;
+            *b = a0 * s + b0 * c;
+        }
+}
+
+static double fp16_round(double v) { return krn_fp16_to_fp32(krn_fp32_to_fp16((float)v)); }
+
+static void dref_attention(dref *d, int il, int p) {
+    double s[CAP];
+    for (int h = 0; h < N_HEAD; h++) {
+        const int kvh = h / (N_HEAD / N_HEAD_KV);
+        double mx = -INFINITY, l = 0;
+        for (int t = 0; t <= p; t++) {
+            double dot = 0;
+            for (int i = 0; i < HD; i++) dot += d->q[h * HD + i] * d->k[il][t][kvh * HD + i];
+            s[t] = dot / sqrt((double)HD);
+            mx = fmax(mx, s[t]);
+        }
+        for (int t = 0; t <= p; t++) l += s[t] = exp(s[t] - mx);
+        for (int i = 0; i < HD; i++) {
+            double acc = 0;
+            for (int t = 0; t <= p; t++) acc += s[t] * d->v[il][t][kvh * HD + i];
+            d->att[h * HD + i] = acc / l;
+        }
+    }
+}
+
+static void dref_layer(dref *d, int il, int p) {
+    const krn_layer *l = &d->t->layers[il];
+    const double eps = d->t->m.rms_eps;
+    double kk[N_HEAD_KV * HD], vv[N_HEAD_KV * HD];
+    dref_rmsnorm(d->x, &l->attn_norm, eps, d->h);
+    dref_matmul(&l->wq, d->h, &l->bq, false, d->q);
+    dref_matmul(&l->wk, d->h, &l->bk, false, kk);
+    dref_matmul(&l->wv, d->h, &l->bv, false, vv);
+    dref_rope(d->q, N_HEAD, p);
+    dref_rope(kk, N_HEAD_KV, p);
+    for (int i = 0; i < N_HEAD_KV * HD; i++) {
+        d->k[il][p][i] = fp16_round(kk[i]);
+        d->v[il][p][i] = fp16_round(vv[i]);
+    }
+    dref_attention(d, il, p);
+    dref_matmul(&l->wo, d->att, NULL, true, d->x);
+    dref_rmsnorm(d->x, &l->ffn_norm, eps, d->h);
+    dref_matmul(&l->w_gate, d->h, NULL, false, d->g);
+    dref_matmul(&l->w_up, d->h, NULL, false, d->u);
+    for (int i = 0; i < N_FF; i++) d->g[i] = d->g[i] / (1.0 + exp(-d->g[i])) * d->u[i];
+    dref_matmul(&l->w_down, d->g, NULL, true, d->x);
+}
+
+/* Logits of seq[0..n) (n <= CAP), one position at a time. */
+static void dref_run(const tmodel *t, const int32_t *seq, int n, double *logits) {
+    dref *d = calloc(1, sizeof *d);
+    d->t = t;
+    float row[N_EMBD];
+    uint64_t rb;
+    krn_row_bytes(t->m.tok_embd.type, N_EMBD, &rb);
+    for (int p = 0; p < n; p++) {
+        krn_dequantize_row(t->m.tok_embd.type, (const char *)t->m.tok_embd.data + seq[p] * rb,
+                           row, N_EMBD);
+        for (int i = 0; i < N_EMBD; i++) d->x[i] = row[i];
+        for (int il = 0; il < N_LAYER; il++) dref_layer(d, il, p);
+        dref_rmsnorm(d->x, &t->m.output_norm, t->m.rms_eps, d->h);
+        dref_matmul(&t->m.output, d->h, NULL, false, logits + (size_t)p * N_VOCAB);
+    }
+    free(d);
+}
+
+/* Largest |got - want| over a position, relative to its largest |want|. */
+static double worst_rel(const float *got, const double *want, int rows) {
+    double worst = 0;
+    for (int r = 0; r < rows; r++) {
+        double scale = 0, err = 0;
+        for (int i = 0; i < N_VOCAB; i++) {
+            scale = fmax(scale, fabs(want[r * N_VOCAB + i]));
+            err = fmax(err, fabs(got[r * N_VOCAB + i] - want[r * N_VOCAB + i]));
+        }
+        worst = fmax(worst, err / scale);
+    }
+    return worst;
+}
+
+/* 80 positions (past the first attention chunk). Tolerances, relative to
+ * the largest |logit| of the position:
+ *   F32 weights: fp32 vs fp64 arithmetic (a few 1e-6 over ~10 chained
+ *     roundings and sums of <= 512 terms), plus an fp16 K/V rounding that
+ *     lands the other way when fp32 and fp64 differ in the last bits (one
+ *     fp16 ulp, 2^-11 relative, in one element); measured 5e-5: allow 2e-4.
+ *   quantized weights: int8 activations carry up to 1/254 of their block's
+ *     largest value per element, through 2 layers; measured 2e-2 at most
+ *     over these seeds and types: allow 5e-2. A structural bug (a wrong
+ *     head, position or slot) costs O(1). */
+static void check_vs_double(const mtypes *ty, double tol, uint64_t seed) {
+    enum { N = 80 };
+    tmodel *t = tm_create(ty, seed);
+    krn_backend *b = backend(t, 2);
+    int32_t seq[N];
+    make_seq(seq, N, seed);
+    float *got = logits_alloc(N);
+    double *want = malloc((size_t)N * N_VOCAB * sizeof *want);
+    run_chunked(b, seq, N, 32, got);
+    dref_run(t, seq, N, want);
+    const double worst = worst_rel(got, want, N);
+    print_message("  worst relative logit error %.3g (tolerance %.3g)\n", worst, tol);
+    assert_true(worst <= tol);
+    free(got), free(want);
+    krn_destroy(b);
+    tm_free(t);
+}
+
+static void test_vs_double_f32(void **state) {
+    (void)state;
+    mtypes ty = uniform_types(KRN_F32, false);
+    check_vs_double(&ty, 2e-4, 30);
+}
+
+static void test_vs_double_mixed(void **state) {
+    (void)state;
+    check_vs_double(&MIXED, 5e-2, 31);
+    mtypes ty = uniform_types(KRN_Q8_0, true);
+    check_vs_double(&ty, 5e-2, 32);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_buckets_mixed),
+        cmocka_unit_test(test_buckets_q4_k_tied),
+        cmocka_unit_test(test_thread_counts),
+        cmocka_unit_test(test_prefill_chunking),
+        cmocka_unit_test(test_rollback),
+        cmocka_unit_test(test_bad_batches),
+        cmocka_unit_test(test_create_refuses_bad_models),
+        cmocka_unit_test(test_create_out_of_memory),
+        cmocka_unit_test(test_vs_double_f32),
+        cmocka_unit_test(test_vs_double_mixed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
