@@ -8,7 +8,7 @@ BUILD=${BUILD:-build} THREADS=${THREADS:-2} TOKENS=${TOKENS:-32} SHAPE=${SHAPE:-
 model=$BUILD/bench/$SHAPE-q4_k_m.gguf
 mkdir -p "$BUILD/bench"
 [ -f "$model" ] || "$BUILD/sb" mkmodel --shape "$SHAPE" --quant q4_k_m --seed 1 -o "$model"
-bytes=$("$BUILD/sb" info "$model" | awk '/^total tensor bytes/ {gsub(",", "", $4); print $4}')
+bytes=$("$BUILD/sb" info "$model" | awk '$1 == "total" {print $3}')
 bw=$("$BUILD/membw" "$THREADS" | sed -n 's/.*read_GB_s=\([0-9.]*\).*/\1/p')
 line=$("$BUILD/sb" generate -m "$model" -p "def parse_line(s):" -n "$TOKENS" \
         --threads "$THREADS" --ignore-eos --quiet 2>&1 >/dev/null | tail -1)

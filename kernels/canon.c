@@ -76,32 +76,55 @@ static void krn__wblock_init(krn_wblock *o, float d, float m) {
     o->mul_hi = 1;
 }
 
-/* out[k] = 16 if bit k of byte is set, else 0, for k < 8, in 64-bit
- * arithmetic: replicate the byte into all 8 lanes, keep bit k in lane k,
- * turn any nonzero lane into 0x80 (adding 0x7F cannot carry out of a lane
- * holding at most 0x80), and shift 0x80 down to 0x10. */
-static void krn__spread_bits16(uint8_t byte, uint8_t out[8]) {
-    uint64_t x = (uint64_t)byte * 0x0101010101010101ull;
-    x &= 0x8040201008040201ull;
-    x = ((x + 0x7F7F7F7F7F7F7F7Full) & 0x8080808080808080ull) >> 3;
+/* Little-endian 8-byte load and store (one move on a little-endian host,
+ * byte by byte elsewhere). */
+static inline uint64_t krn__ld64(const uint8_t *p) {
+    uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, p, sizeof v);
+#else
     for (int k = 0; k < 8; k++)
-        out[k] = (uint8_t)(x >> (8 * k));
+        v |= (uint64_t)p[k] << (8 * k);
+#endif
+    return v;
 }
 
-/* Codes of a legacy block: element i < 16 from the low nibble of qs[i],
- * element i + 16 from its high nibble, each plus the 5th bit from qh (bit
- * i of the u32) when five, minus off. restrict: the bytes never overlap,
- * which lets gcc vectorize without alias checks. */
-static void krn__legacy_codes(const uint8_t *restrict qs,
-                              const uint8_t *restrict qh, bool five, int off,
-                              int8_t *restrict q) {
-    uint8_t hb[32] = {0};
-    if (five)
-        for (int g = 0; g < 4; g++)
-            krn__spread_bits16(qh[g], hb + 8 * g);
-    for (int i = 0; i < 16; i++) {
-        q[i] = (int8_t)(((qs[i] & 0x0F) | hb[i]) - off);
-        q[i + 16] = (int8_t)(((qs[i] >> 4) | hb[i + 16]) - off);
+static inline void krn__st64(int8_t *p, uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, sizeof v);
+#else
+    for (int k = 0; k < 8; k++)
+        p[k] = (int8_t)(uint8_t)(v >> (8 * k));
+#endif
+}
+
+static const uint64_t KRN__L1 = 0x0101010101010101ull; /* 1 in every byte */
+static const uint64_t KRN__H = 0x8080808080808080ull;  /* bit 7 of every byte */
+
+/* Byte k = 16 if bit k of `byte` is set, else 0: replicate the byte into
+ * all 8 lanes, keep bit k in lane k, turn any nonzero lane into 0x80
+ * (adding 0x7F cannot carry out of a lane holding at most 0x80), and shift
+ * 0x80 down to 0x10. */
+static inline uint64_t krn__spread_bits16(uint8_t byte) {
+    uint64_t x = (uint64_t)byte * KRN__L1;
+    x &= 0x8040201008040201ull;
+    return ((x + 0x7F * KRN__L1) & KRN__H) >> 3;
+}
+
+/* Codes of a legacy block, 8 per 64-bit word: element i < 16 from the low
+ * nibble of qs[i], element i + 16 from its high nibble, plus 16 when bit i
+ * of the u32 qh is set (five), minus off. The per-byte subtraction
+ * ((c | 0x80) - off) ^ 0x80 never borrows across bytes, because every
+ * c | 0x80 >= 128 > off, and equals (c - off) mod 256. */
+static void krn__legacy_codes(const uint8_t *qs, const uint8_t *qh, bool five,
+                              int off, int8_t *q) {
+    const uint64_t lo = krn__ld64(qs), hi = krn__ld64(qs + 8);
+    const uint64_t nib[4] = {lo & 0x0F * KRN__L1, hi & 0x0F * KRN__L1,
+                             (lo >> 4) & 0x0F * KRN__L1,
+                             (hi >> 4) & 0x0F * KRN__L1};
+    for (int g = 0; g < 4; g++) {
+        uint64_t c = nib[g] | (five ? krn__spread_bits16(qh[g]) : 0);
+        krn__st64(q + 8 * g, ((c | KRN__H) - (uint64_t)off * KRN__L1) ^ KRN__H);
     }
 }
 
@@ -202,33 +225,37 @@ static void krn__unpack_q6_k(const uint8_t *b, krn_wblock *o) {
         krn__q6_half(b + 64 * h, b + KRN__Q6_K_QH + 32 * h, &o[4 * h]);
 }
 
-/* Unpacks one ggml block (32 or 256 weights) into 1 or 8 wblocks. */
-static void krn__unpack_block(krn_type type, const uint8_t *b, krn_wblock *o) {
-    switch (type) {
-    case KRN_Q4_0: krn__unpack_legacy(b, o, false, false); break;
-    case KRN_Q4_1: krn__unpack_legacy(b, o, true, false); break;
-    case KRN_Q5_0: krn__unpack_legacy(b, o, false, true); break;
-    case KRN_Q5_1: krn__unpack_legacy(b, o, true, true); break;
-    case KRN_Q8_0: krn__unpack_q8_0(b, o); break;
-    case KRN_Q4_K: krn__unpack_k45(b, o, false); break;
-    case KRN_Q5_K: krn__unpack_k45(b, o, true); break;
-    case KRN_Q6_K: krn__unpack_q6_k(b, o); break;
-    default: assert(!"krn_unpack_row: not a quantized type");
+/* One row of nblk ggml blocks of bb bytes, each into `per` wblocks, with
+ * the type known at compile time after inlining, so the per-block work has
+ * no dispatch. */
+#define KRN__UNPACK_LOOP(call, bb, per)                                     \
+    for (int64_t i = 0; i < nblk; i++) {                                     \
+        const uint8_t *b = src + i * (bb);                                   \
+        krn_wblock *o = out + i * (per);                                     \
+        call;                                                                \
     }
-}
 
 void krn_unpack_row(krn_type type, const void *row, krn_wblock *out,
                     int64_t n) {
     const int64_t be = krn_type_block_elems(type);
-    const int64_t bb = krn_type_block_bytes(type);
     assert(krn_type_is_quantized(type) && n % be == 0);
     if (!krn_type_is_quantized(type))
         return;
     const uint8_t *src = row;
-    const int64_t per = be / KRN_QBLOCK; /* wblocks per ggml block: 1 or 8 */
-    for (int64_t i = 0; i < n / be; i++)
-        krn__unpack_block(type, src + i * bb, out + i * per);
+    const int64_t nblk = n / be;
+    switch (type) {
+    case KRN_Q4_0: KRN__UNPACK_LOOP(krn__unpack_legacy(b, o, false, false), 18, 1) break;
+    case KRN_Q4_1: KRN__UNPACK_LOOP(krn__unpack_legacy(b, o, true, false), 20, 1) break;
+    case KRN_Q5_0: KRN__UNPACK_LOOP(krn__unpack_legacy(b, o, false, true), 22, 1) break;
+    case KRN_Q5_1: KRN__UNPACK_LOOP(krn__unpack_legacy(b, o, true, true), 24, 1) break;
+    case KRN_Q8_0: KRN__UNPACK_LOOP(krn__unpack_q8_0(b, o), 34, 1) break;
+    case KRN_Q4_K: KRN__UNPACK_LOOP(krn__unpack_k45(b, o, false), 144, 8) break;
+    case KRN_Q5_K: KRN__UNPACK_LOOP(krn__unpack_k45(b, o, true), 176, 8) break;
+    case KRN_Q6_K: KRN__UNPACK_LOOP(krn__unpack_q6_k(b, o), 210, 8) break;
+    default: break;
+    }
 }
+#undef KRN__UNPACK_LOOP
 
 /* ---- lane sums and dots ----------------------------------------------------- */
 
