@@ -19,23 +19,10 @@
 #include <string.h>
 
 #include "../../kernels/kernels.h"
+#include "../support/float_bits.h"
 
 /* ---- helpers ----------------------------------------------------------------- */
 
-static uint32_t f32_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static float bits_f32(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-/* Bit-exact float equality that also treats -0 and +0 as different. */
-#define assert_same_float(a, b) assert_int_equal(f32_bits(a), f32_bits(b))
 
 static uint64_t rnd(uint64_t seed, uint64_t i) { return sb_hash3(seed, i, 77); }
 
