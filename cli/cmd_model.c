@@ -11,7 +11,9 @@ static const char *cli__mk_help =
     "Writes a qwen2 GGUF with seeded random weights at a real Qwen2.5 shape:\n"
     "the same bytes for the same options on every machine. q4_k_m places\n"
     "Q4_K/Q6_K (with llama.cpp's Q5_0/Q8_0 fallbacks) as llama.cpp's Q4_K_M\n"
-    "does. Without --vocab the vocabulary is a built-in byte-level one.\n";
+    "does. Without --vocab the vocabulary is a built-in byte-level one;\n"
+    "with it, the tiny shape grows its vocabulary to the tokenizer's size\n"
+    "(rounded up to a multiple of 64), the real shapes keep theirs.\n";
 
 int cli_mkmodel(int argc, char **argv) {
     static const struct option longs[] = {

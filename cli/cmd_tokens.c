@@ -4,57 +4,139 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <utf8proc.h>
 
 #include "cli.h"
 
-/* Parses "-m MODEL" (the only option) and loads the model. */
-static eng_model *cli__load_for(const char *cmd, int argc, char **argv, int *rc) {
+static const char cli__tok_help[] =
+    "usage: sb tokenize -m MODEL [--ids | --pieces] [--no-special] [--stats]"
+    " < text\n"
+    "  --ids         the ids on one line, separated by spaces (default)\n"
+    "  --pieces      one token per line: its id, a tab, and its bytes escaped\n"
+    "                for the terminal (\\n \\t \\r \\\\, \\xHH for bytes that are\n"
+    "                not whole UTF-8, \\u{H} for control and format characters)\n"
+    "  --no-special  encode special-token text (<|im_end|>) as plain text\n"
+    "  --stats       bytes, tokens and encode speed on stderr\n";
+
+typedef struct cli__tok_opts {
+    const char *model;
+    bool pieces, no_special, stats;
+} cli__tok_opts;
+
+/* Returns -1 to go on, else the exit code. */
+static int cli__tok_parse(int argc, char **argv, cli__tok_opts *o) {
     static const struct option longs[] = {
-        {"model", 1, 0, 'm'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
-    const char *path = NULL;
+        {"model", 1, 0, 'm'}, {"ids", 0, 0, 'i'}, {"pieces", 0, 0, 'p'},
+        {"no-special", 0, 0, 'n'}, {"stats", 0, 0, 's'}, {"help", 0, 0, 'h'},
+        {0, 0, 0, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
-        if (c == 'm') {
-            path = optarg;
-        } else if (c == 'h') {
-            printf("usage: sb %s -m MODEL < input\n", cmd);
-            *rc = CLI_OK;
-            return NULL;
-        } else {
-            *rc = cli_usage(cmd, "bad option");
-            return NULL;
+        switch (c) {
+        case 'm': o->model = optarg; break;
+        case 'i': o->pieces = false; break;
+        case 'p': o->pieces = true; break;
+        case 'n': o->no_special = true; break;
+        case 's': o->stats = true; break;
+        case 'h': fputs(cli__tok_help, stdout); return CLI_OK;
+        default: return cli_usage("tokenize", "bad option");
         }
     }
-    if (!path || optind < argc) {
-        *rc = cli_usage(cmd, "expected -m MODEL and input on stdin");
-        return NULL;
+    if (!o->model || optind < argc)
+        return cli_usage("tokenize", "expected -m MODEL and text on stdin");
+    return -1;
+}
+
+/* Writes one token's bytes so a terminal shows them unambiguously: whole
+ * printable UTF-8 characters as they are, everything else escaped. */
+static void cli__put_escaped(const char *s, int64_t n, FILE *out) {
+    const unsigned char *p = (const unsigned char *)s;
+    for (int64_t i = 0; i < n;) {
+        utf8proc_int32_t cp = -1;
+        utf8proc_ssize_t k = utf8proc_iterate(p + i, n - i, &cp);
+        if (k <= 0) {
+            fprintf(out, "\\x%02x", p[i]);
+            i++;
+            continue;
+        }
+        utf8proc_category_t cat = utf8proc_category(cp);
+        if (cp == '\n') fputs("\\n", out);
+        else if (cp == '\t') fputs("\\t", out);
+        else if (cp == '\r') fputs("\\r", out);
+        else if (cp == '\\') fputs("\\\\", out);
+        else if (cat == UTF8PROC_CATEGORY_CC || cat == UTF8PROC_CATEGORY_CF ||
+                 cat == UTF8PROC_CATEGORY_ZL || cat == UTF8PROC_CATEGORY_ZP ||
+                 cat == UTF8PROC_CATEGORY_CN || cat == UTF8PROC_CATEGORY_CO)
+            fprintf(out, "\\u{%x}", (unsigned)cp);
+        else fwrite(p + i, 1, (size_t)k, out);
+        i += k;
     }
-    sb_err err = {0};
-    eng_model *m = eng_model_load(path, &err);
-    if (!m) *rc = cli_fail(cmd, "%s", err.msg);
-    return m;
+}
+
+/* Encodes text into a malloc'd array (*ids, *n): a first try sized by the
+ * text, a second of exactly the count the first reported. */
+static int cli__encode(const eng_model *m, const char *text, int64_t len,
+                       unsigned flags, int32_t **ids, int64_t *n) {
+    int64_t cap = len + 16;
+    int32_t *buf = malloc((size_t)cap * sizeof *buf);
+    int64_t got = buf ? eng_tokenize_ex(m, text, len, buf, cap, flags) : -1;
+    if (got > cap) {
+        int32_t *grown = realloc(buf, (size_t)got * sizeof *buf);
+        if (grown) buf = grown;
+        got = grown ? eng_tokenize_ex(m, text, len, buf, got, flags) : -1;
+    }
+    if (got < 0) {
+        free(buf);
+        return -1;
+    }
+    *ids = buf;
+    *n = got;
+    return 0;
+}
+
+static void cli__print_ids(const eng_model *m, const int32_t *ids, int64_t n,
+                           bool pieces) {
+    for (int64_t i = 0; i < n; i++) {
+        if (!pieces) {
+            printf("%s%d", i ? " " : "", (int)ids[i]);
+            continue;
+        }
+        int64_t len = 0;
+        const char *b = eng_token_bytes(m, ids[i], &len);
+        printf("%d\t", (int)ids[i]);
+        cli__put_escaped(b, len, stdout);
+        putchar('\n');
+    }
+    if (!pieces) putchar('\n');
 }
 
 int cli_tokenize(int argc, char **argv) {
-    int rc = CLI_FAIL;
-    eng_model *m = cli__load_for("tokenize", argc, argv, &rc);
-    if (!m) return rc;
+    cli__tok_opts o = {0};
+    int rc = cli__tok_parse(argc, argv, &o);
+    if (rc >= 0) return rc;
+    sb_err err = {0};
+    eng_model *m = eng_model_load(o.model, &err);
+    if (!m) return cli_fail("tokenize", "%s", err.msg);
     char *text = NULL;
-    int64_t len = 0;
     int32_t *ids = NULL;
+    int64_t len = 0, n = 0;
+    rc = CLI_FAIL;
     if (cli_read_file("-", &text, &len)) {
-        rc = cli_fail("tokenize", "cannot read stdin: %m");
+        cli_fail("tokenize", "cannot read stdin: %m");
         goto done;
     }
-    ids = malloc(((size_t)len + 1) * sizeof *ids);
-    int64_t n = ids ? eng_tokenize(m, text, len, ids, len + 1) : -1;
-    if (n < 0 || n > len + 1) {
-        rc = cli_fail("tokenize", "could not tokenize the input");
+    double t0 = sb_now();
+    if (cli__encode(m, text, len, o.no_special ? 0 : ENG_TOK_SPECIAL, &ids, &n)) {
+        cli_fail("tokenize", "out of memory for %lld bytes of text",
+                 (long long)len);
         goto done;
     }
-    for (int64_t i = 0; i < n; i++) printf("%s%d", i ? " " : "", (int)ids[i]);
-    putchar('\n');
+    double dt = sb_now() - t0;
+    cli__print_ids(m, ids, n, o.pieces);
+    if (o.stats)
+        fprintf(stderr, "sb tokenize: bytes=%lld tokens=%lld encode_s=%.4f "
+                "mb_s=%.2f\n", (long long)len, (long long)n, dt,
+                dt > 0 ? (double)len / dt / 1e6 : 0.0);
     rc = CLI_OK;
 done:
     free(ids);
@@ -73,11 +155,11 @@ static int cli__detok_text(const eng_model *m, const char *text) {
         long id = strtol(p, &end, 10);
         if (end == p || (*end && !isspace((unsigned char)*end)))
             return cli_fail("detokenize", "'%.20s' is not a token id", p);
-        int64_t len = 0;
-        const char *bytes = eng_token_bytes(m, (int32_t)id, &len);
-        if (!bytes || id < 0 || id >= eng_n_vocab(m))
+        if (id < 0 || id >= eng_n_vocab(m))
             return cli_fail("detokenize", "token id %ld is out of range (0..%d)",
                             id, (int)eng_n_vocab(m) - 1);
+        int64_t len = 0;
+        const char *bytes = eng_token_bytes(m, (int32_t)id, &len);
         fwrite(bytes, 1, (size_t)len, stdout);
         p = end;
     }
@@ -85,11 +167,30 @@ static int cli__detok_text(const eng_model *m, const char *text) {
 }
 
 int cli_detokenize(int argc, char **argv) {
-    int rc = CLI_FAIL;
-    eng_model *m = cli__load_for("detokenize", argc, argv, &rc);
-    if (!m) return rc;
+    static const struct option longs[] = {
+        {"model", 1, 0, 'm'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    const char *path = NULL;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
+        if (c == 'm') {
+            path = optarg;
+        } else if (c == 'h') {
+            printf("usage: sb detokenize -m MODEL < ids\n"
+                   "  writes the bytes of the whitespace-separated ids\n");
+            return CLI_OK;
+        } else {
+            return cli_usage("detokenize", "bad option");
+        }
+    }
+    if (!path || optind < argc)
+        return cli_usage("detokenize", "expected -m MODEL and ids on stdin");
+    sb_err err = {0};
+    eng_model *m = eng_model_load(path, &err);
+    if (!m) return cli_fail("detokenize", "%s", err.msg);
     char *text = NULL;
     int64_t len = 0;
+    int rc;
     if (cli_read_file("-", &text, &len)) {
         rc = cli_fail("detokenize", "cannot read stdin: %m");
     } else {

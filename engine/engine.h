@@ -51,15 +51,110 @@ void eng_model_describe(const eng_model *m, FILE *out);
 /* ==== Tokens ================================================================ */
 
 /* Encodes n bytes of text into at most cap ids; returns the number of ids the
- * text needs (which may exceed cap: then only cap were written), or -1 with
- * err filled. Byte-level until the BPE tokenizer lands: each byte is its
- * byte token. */
+ * text needs (which may exceed cap: then only the first cap were written),
+ * or -1 for bad arguments or when out of memory (a single pre-token piece
+ * of 2 GiB counts as that). The encoding is Qwen2's
+ * byte-level BPE, id for id what the reference (transformers.js with Qwen's
+ * tokenizer.json, tests/tokenizer/) produces for the same text:
+ *
+ *  1. Invalid UTF-8 is never rejected: the text is decoded as the WHATWG
+ *     Encoding Standard does (node's and browsers' decoder), each maximal
+ *     subpart of an ill-formed sequence becoming U+FFFD. A leading BOM is
+ *     kept (decoders that strip it see different text).
+ *  2. Special tokens (the model's control and user-defined tokens:
+ *     <|im_start|>, <|endoftext|>, <|fim_prefix|>, <think>, ...) are found
+ *     first, leftmost then longest, and become their ids; they never split
+ *     or merge.
+ *  3. Each stretch between them is NFC-normalised, split by the qwen2
+ *     pre-tokenizer (engine/pretok.c states the exact pattern) and each
+ *     piece's bytes are merged by rank (engine/bpe.c). A model without
+ *     merges (the built-in byte vocabulary) gives one id per byte.
+ *
+ * Every id covers at least one byte of the repaired, normalised text, which
+ * is at most 3n bytes long, so cap = 3n + 1 always suffices. Safe to call
+ * from several threads with one model. Nothing is cached between calls. */
 int64_t eng_tokenize(const eng_model *m, const char *text, int64_t n,
                      int32_t *ids, int64_t cap);
+
+/* [tokenizer] eng_tokenize with flags: eng_tokenize(...) is
+ * eng_tokenize_ex(..., ENG_TOK_SPECIAL). Without ENG_TOK_SPECIAL, special
+ * token text is encoded as ordinary text ("<|im_end|>" becomes "<", "|",
+ * "im", ...): use it for text a user supplied, so that it can never forge a
+ * turn boundary. Unknown flag bits are an error (-1). */
+enum { ENG_TOK_SPECIAL = 1u << 0 };
+int64_t eng_tokenize_ex(const eng_model *m, const char *text, int64_t n,
+                        int32_t *ids, int64_t cap, unsigned flags);
+/* [tokenizer] The id of the special token whose text is exactly `text`
+ * (NUL-terminated), or -1 when the model has none. */
+int32_t eng_special_id(const eng_model *m, const char *text);
+
 /* The bytes of one token (borrowed from the model); len receives the length.
- * NULL for an id out of range. */
+ * NULL for an id out of range. Byte-level tokens may hold part of a UTF-8
+ * character: stream text through eng_utf8_stream below. */
 const char *eng_token_bytes(const eng_model *m, int32_t id, int64_t *len);
 int32_t eng_n_vocab(const eng_model *m);
+
+/* ==== Prompts (engine/prompt.c) [tokenizer] ================================= */
+
+/* One ChatML turn. Strings are borrowed for the duration of the call. */
+typedef struct eng_chat_turn {
+    const char *role;    /* "system", "user", "assistant"; NUL-terminated */
+    const char *content; /* content_len bytes of UTF-8 */
+    int64_t content_len;
+} eng_chat_turn;
+
+/* Renders turns the way Qwen2.5's chat template does, then opens the
+ * assistant's turn and appends `answer` (the start of its reply; may be
+ * NULL with answer_len 0):
+ *
+ *   <|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}
+ *   <|im_end|>\n<|im_start|>assistant\n{answer}
+ *
+ * *text receives a NUL-terminated string of *len bytes that the caller frees
+ * with free(). -1 with err filled for a missing role or content. */
+int eng_chat_text(const eng_chat_turn *turns, int n_turns, const char *answer,
+                  int64_t answer_len, char **text, int64_t *len, sb_err *err);
+
+/* The same prompt as token ids: the template's <|im_start|> and <|im_end|>
+ * become the model's special ids; everything between them (roles, contents,
+ * the answer start) is encoded with special matching OFF, so a file that
+ * contains "<|im_end|>" is seen as that text, not as the end of a turn.
+ * For contents free of special-token text the ids equal eng_tokenize of
+ * eng_chat_text's string. *ids is malloc'd (caller frees); *n its length. */
+int eng_chat_tokens(const eng_model *m, const eng_chat_turn *turns,
+                    int n_turns, const char *answer, int64_t answer_len,
+                    int32_t **ids, int64_t *n, sb_err *err);
+
+/* An edit: apply `instruction` to the whole of `file`. */
+typedef struct eng_edit_request {
+    const char *instruction;  /* instruction_len bytes of UTF-8; not empty */
+    int64_t instruction_len;
+    const char *file;         /* file_len bytes, as in the editor's buffer */
+    int64_t file_len;
+    const char *language;     /* fence info string ("c", "python"), NUL-
+                                 terminated; NULL, "", or anything but 1..32
+                                 of [A-Za-z0-9_+#.-] means none */
+} eng_edit_request;
+
+/* The version of the edit prompt's wording (e.g. "sb-edit-prompt-v1"):
+ * record it with every logged edit; replay must use the same one. Static. */
+const char *eng_edit_prompt_version(void);
+
+/* Backticks in the fence around a file: one more than its longest run of
+ * backticks, at least 3, so the file can never close the fence. */
+int64_t eng_edit_fence_len(const char *file, int64_t file_len);
+
+/* The edit prompt (wording: engine/prompt.c, one table): a fixed system
+ * message; a user turn holding the instruction, then the file in a fenced
+ * block tagged with the language; the assistant turn opened with the same
+ * fence line, so the model's reply is the edited file's text followed by
+ * "\n", the fence and <|im_end|>. Text and tokens as for eng_chat_text /
+ * eng_chat_tokens (the file's and instruction's special-token text is never
+ * matched as special tokens). */
+int eng_edit_prompt(const eng_edit_request *r, char **text, int64_t *len,
+                    sb_err *err);
+int eng_edit_prompt_tokens(const eng_model *m, const eng_edit_request *r,
+                           int32_t **ids, int64_t *n, sb_err *err);
 
 /* ==== Sessions: one sequence, its KV cache, and a backend ================== */
 

@@ -31,6 +31,9 @@ typedef struct eng_mk_shape {
     int32_t n_layer, n_embd, n_ff, n_head, n_head_kv, n_vocab, n_ctx;
     bool tied;          /* no output.weight: token_embd is the LM head */
     float rope_base, rms_eps;
+    bool vocab_fits;    /* with a tokenizer.json, n_vocab becomes the
+                           tokenizer's size rounded up to 64 (tiny: a small
+                           model with the real vocabulary); otherwise fixed */
 } eng_mk_shape;
 
 /* NULL for a value outside the enum. Static storage. */
@@ -85,9 +88,15 @@ typedef struct eng_mk_vocab {
  * <|endoftext|>, <|im_start|>, <|im_end|> (eos), then [PAD<i>] up to
  * n_vocab (>= 259) entries. No merges. */
 int eng_mk_vocab_builtin(int32_t n_vocab, eng_mk_vocab *out, sb_err *err);
+/* Largest vocabulary eng_mk_vocab_json builds: far above any real one
+ * (Qwen's is 151,936), and a bound (48 MB of slots) on what a stray id in
+ * the file can make it allocate. */
+enum { ENG_MK_VOCAB_MAX = 1 << 22 };
+
 /* A Hugging Face tokenizer.json (model.vocab, model.merges, added_tokens),
- * padded with [PAD<i>] to n_vocab; ids must be dense from 0 and fewer than
- * n_vocab. */
+ * padded with [PAD<i>] to n_vocab entries; ids must be dense from 0 and
+ * fewer than n_vocab. n_vocab 0 fits the file: the last id + 1 rounded up to
+ * a multiple of 64 (Qwen's 151,669 tokens give 151,680). */
 int eng_mk_vocab_json(const char *path, int32_t n_vocab, eng_mk_vocab *out,
                       sb_err *err);
 void eng_mk_vocab_free(eng_mk_vocab *v);

@@ -9,6 +9,7 @@
  *   - desc.n_vocab == vocab.n, and every weight pointer in desc (and in
  *     layers) points into file's mapping;
  *   - vocab.byte_id[b] is a valid id for every byte b;
+ *   - vocab.bpe and vocab.specials are built (never NULL);
  *   - eos is -1 or in 0..vocab.n-1.
  */
 #ifndef SB_ENGINE_MODEL_INTERNAL_H
@@ -40,6 +41,10 @@ typedef struct eng_vocab {
     uint64_t *off;           /* n + 1 offsets into bytes; owned */
     uint8_t *type;           /* n token types (ENG_TOKEN_*); owned */
     int32_t byte_id[256];    /* the token whose bytes are exactly {b} */
+    /* Encoder tables (tokenizer_internal.h), built by eng__vocab_load from
+     * the fields above and tokenizer.ggml.merges; owned, read-only after. */
+    struct eng_bpe *bpe;           /* bytes -> id map and merge ranks */
+    struct eng_specials *specials; /* control and user-defined tokens */
 } eng_vocab;
 
 struct eng_model {
@@ -57,8 +62,10 @@ struct eng_model {
 /* ---- tokenizer.c ---- */
 
 /* Reads tokenizer.ggml.tokens (and token_type when present) from f, which
- * must hold exactly n_vocab entries, and builds v. Returns -1 naming the key,
- * token or byte at fault. On failure v holds nothing to free. */
+ * must hold exactly n_vocab entries, checks tokenizer.ggml.model/pre, loads
+ * tokenizer.ggml.merges, and builds v with its encoder tables. Returns -1
+ * naming the key, token, merge or byte at fault. On failure v holds nothing
+ * to free. */
 int eng__vocab_load(eng_vocab *v, const gguf_file *f, int32_t n_vocab,
                     sb_err *err);
 void eng__vocab_free(eng_vocab *v);

@@ -1,6 +1,7 @@
 /*
- * tokenizer.c — the vocabulary as raw bytes, and byte-level tokenization
- * (one token per input byte) until the BPE tokenizer lands.
+ * tokenizer.c — the vocabulary as raw bytes, and the encoder's driver:
+ * repair the text's UTF-8, split off special tokens, then per segment NFC,
+ * pre-token pieces and BPE (tokenizer_internal.h has the stages).
  *
  * GPT-2's byte-to-unicode form: byte-level BPE vocabularies never store raw
  * bytes; each byte is written as one Unicode code point. The 188 printable
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_internal.h"
+#include "tokenizer_internal.h"
 
 enum { TOK_N_CPS = 324 }; /* code points the map uses: 0..323 */
 
@@ -35,10 +36,7 @@ int eng__gpt2_cp_to_byte(uint32_t cp) {
     return -1;
 }
 
-/* Decodes one token string from byte-to-unicode form into out (room for
- * s.len bytes: decoding never lengthens). Returns the byte count, or -1 when
- * the string is not valid UTF-8 of mapped code points. */
-static int64_t tok__decode_gpt2(gguf_str s, char *out) {
+int64_t eng__gpt2_decode(gguf_str s, char *out) {
     const unsigned char *p = (const unsigned char *)s.ptr;
     int64_t n = 0;
     for (uint64_t i = 0; i < s.len;) {
@@ -118,7 +116,7 @@ static int tok__load_strings(eng_vocab *v, const gguf_file *f, int64_t kv,
         char *dst = v->bytes + at;
         bool literal = v->type[i] == ENG_TOKEN_CONTROL ||
                        v->type[i] == ENG_TOKEN_USER_DEFINED;
-        int64_t n = literal ? -1 : tok__decode_gpt2(s, dst);
+        int64_t n = literal ? -1 : eng__gpt2_decode(s, dst);
         if (n < 0 && v->type[i] == ENG_TOKEN_NORMAL)
             return sb_err_set(err, __func__, "token %d ('%.*s') is not in GPT-2 "
                               "byte-to-unicode form", (int)i,
@@ -165,12 +163,35 @@ static int tok__check_model(const gguf_file *f, sb_err *err) {
     return 0;
 }
 
+/* The pre-tokenizer is the qwen2 split (pretok.c): refuse a file that
+ * declares another one rather than tokenize its text wrongly. Absent means
+ * qwen2 (our own older files). */
+static int tok__check_pre(const gguf_file *f, sb_err *err) {
+    static const char key[] = "tokenizer.ggml.pre";
+    gguf_str s;
+    if (gguf_find_key(f, key) < 0) return 0;
+    if (gguf_get_str(f, key, &s, err)) return -1;
+    if (s.len != 5 || memcmp(s.ptr, "qwen2", 5))
+        return sb_err_set(err, __func__, "'%s' is '%.*s', expected 'qwen2' "
+                          "(the only pre-tokenizer implemented)", key,
+                          (int)(s.len < 40 ? s.len : 40), s.ptr);
+    return 0;
+}
+
+/* Builds the encoder's tables from the decoded vocabulary. */
+static int tok__load_tables(eng_vocab *v, const gguf_file *f, sb_err *err) {
+    v->bpe = eng__bpe_load(v, f, err);
+    if (!v->bpe) return -1;
+    v->specials = eng__specials_build(v, err);
+    return v->specials ? 0 : -1;
+}
+
 int eng__vocab_load(eng_vocab *v, const gguf_file *f, int32_t n_vocab,
                     sb_err *err) {
     static const char key[] = "tokenizer.ggml.tokens";
     memset(v, 0, sizeof *v);
     v->n = n_vocab;
-    if (tok__check_model(f, err)) return -1;
+    if (tok__check_model(f, err) || tok__check_pre(f, err)) return -1;
     gguf_vtype et;
     uint64_t n = 0, total = 0;
     int64_t kv = gguf_find_key(f, key);
@@ -200,7 +221,7 @@ int eng__vocab_load(eng_vocab *v, const gguf_file *f, int32_t n_vocab,
         goto fail;
     }
     if (tok__load_types(v, f, err) || tok__load_strings(v, f, kv, err) ||
-        tok__byte_table(v, err))
+        tok__byte_table(v, err) || tok__load_tables(v, f, err))
         goto fail;
     return 0;
 fail:
@@ -209,6 +230,8 @@ fail:
 }
 
 void eng__vocab_free(eng_vocab *v) {
+    eng__bpe_free(v->bpe);
+    eng__specials_free(v->specials);
     free(v->bytes);
     free(v->off);
     free(v->type);
@@ -225,14 +248,96 @@ int32_t eng__vocab_find(const eng_vocab *v, const char *text, uint64_t len) {
 
 /* ---- engine.h: Tokens ---- */
 
+/* One encoding call's state. Ids go to ids[0..cap) and are all counted. */
+typedef struct tok__job {
+    const eng_vocab *v;
+    int32_t *ids;
+    int64_t cap;
+    int64_t n;          /* ids produced so far (may exceed cap) */
+    int32_t *piece;     /* one piece's ids; piece_cap entries; owned */
+    int64_t piece_cap;
+    eng_bpe_work work;  /* owned */
+} tok__job;
+
+static void tok__emit(tok__job *j, const int32_t *ids, int64_t k) {
+    for (int64_t i = 0; i < k; i++, j->n++)
+        if (j->n < j->cap) j->ids[j->n] = ids[i];
+}
+
+/* Encodes one piece: at most one id per byte. */
+static int tok__piece(tok__job *j, const char *p, int64_t len) {
+    if (len > j->piece_cap) {
+        int64_t cap = len > 2 * j->piece_cap ? len : 2 * j->piece_cap;
+        int32_t *grown = realloc(j->piece, (size_t)cap * sizeof *grown);
+        if (!grown) return -1;
+        j->piece = grown;
+        j->piece_cap = cap;
+    }
+    int64_t k = eng__bpe_encode(j->v->bpe, j->v, &j->work, p, len, j->piece);
+    if (k < 0) return -1;
+    tok__emit(j, j->piece, k);
+    return 0;
+}
+
+/* Encodes well-formed UTF-8 that holds no special token (or in which they
+ * are not to be matched): NFC, then piece by piece. */
+static int tok__segment(tok__job *j, const char *text, int64_t n) {
+    char *norm = NULL;
+    int64_t len = n;
+    if (eng__nfc(text, n, &norm, &len)) return -1;
+    const char *t = norm ? norm : text;
+    int rc = 0;
+    for (int64_t at = 0; at < len && rc == 0;) {
+        int64_t end = eng__pretok_next(t, len, at);
+        rc = tok__piece(j, t + at, end - at);
+        at = end;
+    }
+    free(norm);
+    return rc;
+}
+
+/* Splits well-formed text at special tokens (when asked) and encodes the
+ * segments between them. */
+static int tok__text(tok__job *j, const char *t, int64_t len, bool specials) {
+    for (int64_t at = 0; at < len;) {
+        int64_t slen = 0;
+        int32_t sid = -1;
+        int64_t p = specials ? eng__specials_next(j->v->specials, t, len, at,
+                                                  &slen, &sid)
+                             : len;
+        if (p > at && tok__segment(j, t + at, p - at)) return -1;
+        if (p == len) break;
+        tok__emit(j, &sid, 1);
+        at = p + slen;
+    }
+    return 0;
+}
+
+int64_t eng_tokenize_ex(const eng_model *m, const char *text, int64_t n,
+                        int32_t *ids, int64_t cap, unsigned flags) {
+    if (!m || n < 0 || (n > 0 && !text) || cap < 0 || (cap > 0 && !ids) ||
+        (flags & ~(unsigned)ENG_TOK_SPECIAL))
+        return -1;
+    char *fixed = NULL;
+    int64_t len = n;
+    if (eng__utf8_repair(text, n, &fixed, &len)) return -1;
+    tok__job j = {.v = &m->vocab, .ids = ids, .cap = cap};
+    int rc = tok__text(&j, fixed ? fixed : text, len,
+                       (flags & ENG_TOK_SPECIAL) != 0);
+    free(fixed);
+    free(j.piece);
+    eng__bpe_work_free(&j.work);
+    return rc ? -1 : j.n;
+}
+
 int64_t eng_tokenize(const eng_model *m, const char *text, int64_t n,
                      int32_t *ids, int64_t cap) {
-    if (!m || n < 0 || (n > 0 && !text) || cap < 0 || (cap > 0 && !ids))
-        return -1;
-    const unsigned char *p = (const unsigned char *)text;
-    int64_t w = n < cap ? n : cap;
-    for (int64_t i = 0; i < w; i++) ids[i] = m->vocab.byte_id[p[i]];
-    return n;
+    return eng_tokenize_ex(m, text, n, ids, cap, ENG_TOK_SPECIAL);
+}
+
+int32_t eng_special_id(const eng_model *m, const char *text) {
+    if (!m || !text) return -1;
+    return eng__specials_find(m->vocab.specials, text, (int64_t)strlen(text));
 }
 
 const char *eng_token_bytes(const eng_model *m, int32_t id, int64_t *len) {

@@ -1,27 +1,306 @@
-// The CUDA backend. Until the CUDA issue lands it only probes for a GPU and
-// refuses with a clear message, so the build path (nvcc, one fat binary for
-// sm_86/87/89/90, static cudart) exists and is exercised by every build.
-#include <cuda_runtime.h>
+// backend.cu — krn_cuda_create and destroy: the model check, device 0, the
+// weights uploaded as the file stores them, the norms and biases, the fp16
+// KV cache, the host's RoPE table and the scratch for KRN_MAX_ROWS rows, all
+// had up front so that a step never allocates.
+//
+// Out of memory is a clear error naming the buffer, its bytes, the total
+// this backend needs and the GPU's free bytes; nothing crashes. The KV
+// cache is allocated first: at a long context it is the likely failure,
+// and the host RoPE table (as long as the cache) is built only once the
+// device memory is had.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_backend.h"
 
 extern "C" {
-#include "../kernels.h"
+#include "../cpu/cpu.h" /* krn_cpu_rope_init: the host's RoPE table */
+}
+
+int krn_cuda_check(cudaError_t rc, const char *what, const char *where,
+                   sb_err *err) {
+    if (rc == cudaSuccess) return 0;
+    return sb_err_set(err, "krn_cuda", "%s failed (%s): %s (%s)", what, where,
+                      cudaGetErrorString(rc), cudaGetErrorName(rc));
 }
 
 extern "C" bool krn_cuda_built(void) { return true; }
 
+static void krn_cuda__destroy(krn_backend *b) {
+    krn_cuda *c = (krn_cuda *)b;
+    if (!c) return;
+    cudaSetDevice(c->device);
+    if (c->stream) cudaStreamSynchronize(c->stream);
+    for (int i = 0; i < c->n_allocs; i++) cudaFree(c->allocs[i]);
+    if (c->stream) cudaStreamDestroy(c->stream);
+    free(c->allocs);
+    free(c->layers);
+    free(c);
+}
+
+static const krn_backend_ops krn_cuda__ops = {
+    "cuda",
+    krn_cuda_forward,
+    krn_cuda__destroy,
+};
+
+// ---- sizes ----------------------------------------------------------------
+
+// Bytes of one device buffer of the plan.
+typedef struct krn_cuda__buf {
+    void **ptr;
+    uint64_t bytes;
+    const char *what;
+    const void *upload;     // host bytes to copy in, or NULL
+} krn_cuda__buf;
+
+static bool krn_cuda__mat_bytes(const krn_tensor *t, uint64_t *row, uint64_t *all) {
+    return krn_row_bytes(t->type, t->ne0, row) &&
+           sb_mul_u64(*row, (uint64_t)t->ne1, all);
+}
+
+static void krn_cuda__dims(krn_cuda *c, const krn_model *m) {
+    c->n_embd = m->n_embd;
+    c->n_ff = m->n_ff;
+    c->q_dim = (int64_t)m->n_head * m->head_dim;
+    c->kv_dim = (int64_t)m->n_head_kv * m->head_dim;
+    c->max_in = c->n_embd;
+    if (c->q_dim > c->max_in) c->max_in = c->q_dim;
+    if (c->n_ff > c->max_in) c->max_in = c->n_ff;
+}
+
+// ---- allocation -------------------------------------------------------------
+
+static int krn_cuda__track(krn_cuda *c, void *p, sb_err *err) {
+    if (c->n_allocs == c->cap_allocs) {
+        const int cap = c->cap_allocs ? 2 * c->cap_allocs : 64;
+        void **a = (void **)realloc(c->allocs, (size_t)cap * sizeof *a);
+        if (!a) {
+            cudaFree(p);
+            return sb_err_set(err, "krn_cuda_create", "out of host memory for "
+                              "the list of device buffers");
+        }
+        c->allocs = a;
+        c->cap_allocs = cap;
+    }
+    c->allocs[c->n_allocs++] = p;
+    return 0;
+}
+
+// cudaMalloc of one buffer, zeroed (a slot never written reads zeros, not
+// stale memory, as on the CPU), or the out-of-memory message with numbers.
+static int krn_cuda__alloc(krn_cuda *c, const krn_cuda__buf *b, uint64_t total,
+                           sb_err *err) {
+    void *p = NULL;
+    const cudaError_t rc = cudaMalloc(&p, (size_t)b->bytes);
+    if (rc != cudaSuccess) {
+        cudaGetLastError(); // an allocation failure is not sticky: clear it
+        size_t free_b = 0, all_b = 0;
+        cudaMemGetInfo(&free_b, &all_b);
+        if (rc == cudaErrorMemoryAllocation)
+            return sb_err_set(err, "krn_cuda_create", "out of GPU memory for "
+                              "the %s: %llu bytes (this backend needs %llu "
+                              "bytes in all for kv_capacity %d; the GPU has "
+                              "%zu bytes free of %zu)", b->what,
+                              (unsigned long long)b->bytes,
+                              (unsigned long long)total,
+                              (int)c->base.kv_capacity, free_b, all_b);
+        return sb_err_set(err, "krn_cuda_create", "cudaMalloc of %llu bytes "
+                          "for the %s failed: %s", (unsigned long long)b->bytes,
+                          b->what, cudaGetErrorString(rc));
+    }
+    if (krn_cuda__track(c, p, err)) return -1;
+    *b->ptr = p;
+    if (b->upload)
+        return KRN_CUDA_CHECK(cudaMemcpy(p, b->upload, (size_t)b->bytes,
+                                         cudaMemcpyHostToDevice), err);
+    return KRN_CUDA_CHECK(cudaMemset(p, 0, (size_t)b->bytes), err);
+}
+
+// ---- the plan: every buffer, in allocation order ------------------------------
+
+typedef struct krn_cuda__plan {
+    krn_cuda__buf *bufs;    // owned by the plan
+    int n, cap;
+    uint64_t total;
+    bool overflow;
+} krn_cuda__plan;
+
+static void krn_cuda__add(krn_cuda__plan *p, void **ptr, uint64_t bytes,
+                          const char *what, const void *upload) {
+    if (p->overflow) return;
+    if (p->n == p->cap) {
+        const int cap = p->cap ? 2 * p->cap : 64;
+        krn_cuda__buf *b = (krn_cuda__buf *)realloc(p->bufs, (size_t)cap * sizeof *b);
+        if (!b) { p->overflow = true; return; }
+        p->bufs = b;
+        p->cap = cap;
+    }
+    if (!sb_add_u64(p->total, bytes, &p->total) || p->total > SIZE_MAX) p->overflow = true;
+    const krn_cuda__buf b = {ptr, bytes ? bytes : 1, what, upload};
+    p->bufs[p->n++] = b;
+}
+
+// A weight matrix: its file bytes, uploaded unchanged.
+static void krn_cuda__add_mat(krn_cuda__plan *p, krn_cuda_mat *d, const krn_tensor *t,
+                              const char *what) {
+    uint64_t all = 0;
+    d->type = t->type;
+    d->ne0 = t->ne0;
+    d->ne1 = t->ne1;
+    if (!krn_cuda__mat_bytes(t, &d->row_bytes, &all)) { p->overflow = true; return; }
+    krn_cuda__add(p, (void **)&d->data, all, what, t->data);
+}
+
+static void krn_cuda__add_vec(krn_cuda__plan *p, const float **d, const krn_tensor *t,
+                              const char *what) {
+    krn_cuda__add(p, (void **)d, (uint64_t)t->ne0 * sizeof(float), what, t->data);
+}
+
+// Scratch of `per_row` elements of `elem` bytes for KRN_MAX_ROWS rows.
+static void krn_cuda__add_rows(krn_cuda__plan *p, void **d, uint64_t per_row,
+                               uint64_t elem, const char *what) {
+    uint64_t b = 0;
+    if (!sb_mul_u64(per_row, elem * KRN_MAX_ROWS, &b)) { p->overflow = true; return; }
+    krn_cuda__add(p, d, b, what, NULL);
+}
+
+static void krn_cuda__plan_state(krn_cuda__plan *p, krn_cuda *c, const krn_model *m,
+                                 int32_t cap) {
+    uint64_t kv = 0, rope = 0;
+    if (!sb_mul_u64((uint64_t)m->n_layer * (uint64_t)cap, (uint64_t)c->kv_dim * 2, &kv) ||
+        !sb_mul_u64((uint64_t)cap, (uint64_t)(m->head_dim / 2) * sizeof(float), &rope)) {
+        p->overflow = true;
+        return;
+    }
+    krn_cuda__add(p, (void **)&c->k_cache, kv, "K cache", NULL);
+    krn_cuda__add(p, (void **)&c->v_cache, kv, "V cache", NULL);
+    krn_cuda__add(p, (void **)&c->rope_cos, rope, "RoPE cos table", NULL);
+    krn_cuda__add(p, (void **)&c->rope_sin, rope, "RoPE sin table", NULL);
+    const uint64_t f = sizeof(float);
+    krn_cuda__add_rows(p, (void **)&c->tokens, 1, sizeof(int32_t), "token ids");
+    krn_cuda__add_rows(p, (void **)&c->pos, 1, sizeof(int32_t), "positions");
+    krn_cuda__add_rows(p, (void **)&c->x, (uint64_t)c->n_embd, f, "x rows");
+    krn_cuda__add_rows(p, (void **)&c->h, (uint64_t)c->n_embd, f, "h rows");
+    krn_cuda__add_rows(p, (void **)&c->q, (uint64_t)c->q_dim, f, "q rows");
+    krn_cuda__add_rows(p, (void **)&c->k, (uint64_t)c->kv_dim, f, "k rows");
+    krn_cuda__add_rows(p, (void **)&c->v, (uint64_t)c->kv_dim, f, "v rows");
+    krn_cuda__add_rows(p, (void **)&c->att, (uint64_t)c->q_dim, f, "attention rows");
+    krn_cuda__add_rows(p, (void **)&c->g, (uint64_t)c->n_ff, f, "gate rows");
+    krn_cuda__add_rows(p, (void **)&c->u, (uint64_t)c->n_ff, f, "up rows");
+    krn_cuda__add_rows(p, (void **)&c->logits, (uint64_t)m->n_vocab, f, "logit rows");
+    krn_cuda__add_rows(p, (void **)&c->xq, (uint64_t)(c->max_in / KRN_QBLOCK),
+                       sizeof(krn_act_block), "quantized rows");
+}
+
+static void krn_cuda__plan_weights(krn_cuda__plan *p, krn_cuda *c, const krn_model *m) {
+    krn_cuda__add_mat(p, &c->tok_embd, &m->tok_embd, "token embedding");
+    // Tied embeddings (output == tok_embd) share one upload.
+    if (m->output.data == m->tok_embd.data && m->output.type == m->tok_embd.type)
+        c->output = c->tok_embd; // its data pointer is set after allocation
+    else
+        krn_cuda__add_mat(p, &c->output, &m->output, "output (LM head)");
+    krn_cuda__add_vec(p, &c->output_norm, &m->output_norm, "output_norm");
+    for (int32_t il = 0; il < m->n_layer; il++) {
+        const krn_layer *l = &m->layers[il];
+        krn_cuda_layer *d = &c->layers[il];
+        krn_cuda__add_mat(p, &d->wq, &l->wq, "attn_q weights");
+        krn_cuda__add_mat(p, &d->wk, &l->wk, "attn_k weights");
+        krn_cuda__add_mat(p, &d->wv, &l->wv, "attn_v weights");
+        krn_cuda__add_mat(p, &d->wo, &l->wo, "attn_output weights");
+        krn_cuda__add_mat(p, &d->w_gate, &l->w_gate, "ffn_gate weights");
+        krn_cuda__add_mat(p, &d->w_up, &l->w_up, "ffn_up weights");
+        krn_cuda__add_mat(p, &d->w_down, &l->w_down, "ffn_down weights");
+        krn_cuda__add_vec(p, &d->attn_norm, &l->attn_norm, "attn_norm");
+        krn_cuda__add_vec(p, &d->ffn_norm, &l->ffn_norm, "ffn_norm");
+        krn_cuda__add_vec(p, &d->bq, &l->bq, "attn_q bias");
+        krn_cuda__add_vec(p, &d->bk, &l->bk, "attn_k bias");
+        krn_cuda__add_vec(p, &d->bv, &l->bv, "attn_v bias");
+    }
+}
+
+static int krn_cuda__alloc_all(krn_cuda *c, const krn_model *m, int32_t cap,
+                               sb_err *err) {
+    krn_cuda__plan p = {NULL, 0, 0, 0, false};
+    int rc = 0;
+    krn_cuda__plan_state(&p, c, m, cap);
+    krn_cuda__plan_weights(&p, c, m);
+    if (p.overflow) {
+        rc = sb_err_set(err, "krn_cuda_create", "the device memory needed for "
+                        "kv_capacity %d overflows (or the host is out of "
+                        "memory for the plan)", (int)cap);
+    }
+    for (int i = 0; rc == 0 && i < p.n; i++) rc = krn_cuda__alloc(c, &p.bufs[i], p.total, err);
+    free(p.bufs);
+    if (rc == 0 && m->output.data == m->tok_embd.data && m->output.type == m->tok_embd.type)
+        c->output.data = c->tok_embd.data;
+    return rc;
+}
+
+// The host's table (kernels/cpu/rope.c), uploaded unchanged.
+static int krn_cuda__upload_rope(krn_cuda *c, const krn_model *m, int32_t cap,
+                                 sb_err *err) {
+    krn_cpu_rope t;
+    if (krn_cpu_rope_init(&t, cap, m->head_dim, m->rope_base, err)) return -1;
+    const size_t bytes = (size_t)cap * (size_t)t.half * sizeof(float);
+    int rc = KRN_CUDA_CHECK(cudaMemcpy(c->rope_cos, t.cos, bytes, cudaMemcpyHostToDevice), err);
+    if (rc == 0)
+        rc = KRN_CUDA_CHECK(cudaMemcpy(c->rope_sin, t.sin, bytes, cudaMemcpyHostToDevice), err);
+    krn_cpu_rope_free(&t);
+    return rc;
+}
+
+// ---- create -----------------------------------------------------------------
+
+static int krn_cuda__pick_device(int *device, sb_err *err) {
+    int n = 0;
+    const cudaError_t rc = cudaGetDeviceCount(&n);
+    if (rc != cudaSuccess || n == 0) {
+        cudaGetLastError();
+        return sb_err_set(err, "krn_cuda_create", "no CUDA GPU is available "
+                          "(%s); use --device cpu",
+                          rc != cudaSuccess ? cudaGetErrorString(rc) : "0 devices");
+    }
+    *device = 0;
+    return KRN_CUDA_CHECK(cudaSetDevice(0), err);
+}
+
 extern "C" krn_backend *krn_cuda_create(const krn_model *model,
                                         const krn_options *opt, sb_err *err) {
-    (void)model;
-    (void)opt;
-    int n = 0;
-    cudaError_t rc = cudaGetDeviceCount(&n);
-    if (rc != cudaSuccess || n == 0) {
-        sb_err_set(err, __func__, "no CUDA GPU is available (%s); use --device cpu",
-                   rc != cudaSuccess ? cudaGetErrorString(rc) : "0 devices");
+    krn_cuda *c = NULL;
+    int device = 0;
+    if (krn_model_check(model, err)) return NULL;
+    if (!opt) {
+        sb_err_set(err, "krn_cuda_create", "options are NULL");
         return NULL;
     }
-    sb_err_set(err, __func__,
-               "the CUDA forward pass is not implemented yet (%d GPU(s) found); "
-               "use --device cpu", n);
+    if (opt->kv_capacity < 1) {
+        sb_err_set(err, "krn_cuda_create", "kv_capacity is %d; expected >= 1",
+                   (int)opt->kv_capacity);
+        return NULL;
+    }
+    if (krn_cuda__pick_device(&device, err)) return NULL;
+    c = (krn_cuda *)calloc(1, sizeof *c);
+    if (c) c->layers = (krn_cuda_layer *)calloc((size_t)model->n_layer, sizeof *c->layers);
+    if (!c || !c->layers) {
+        sb_err_set(err, "krn_cuda_create", "out of host memory for the backend");
+        goto fail;
+    }
+    c->base.ops = &krn_cuda__ops;
+    c->base.model = model;
+    c->base.kv_capacity = opt->kv_capacity;
+    c->device = device;
+    krn_cuda__dims(c, model);
+    if (KRN_CUDA_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), err) ||
+        krn_cuda__alloc_all(c, model, opt->kv_capacity, err) ||
+        krn_cuda__upload_rope(c, model, opt->kv_capacity, err) ||
+        // The uploads and memsets ran on the legacy default stream, which
+        // the backend's non-blocking stream does not wait for: finish them.
+        KRN_CUDA_CHECK(cudaDeviceSynchronize(), err))
+        goto fail;
+    return &c->base;
+fail:
+    krn_cuda__destroy(c ? &c->base : NULL);
     return NULL;
 }

@@ -376,24 +376,31 @@ static void test_vocab_json(void **state) {
     char json[128], path[128];
     path_in_dir(json, sizeof json, "tokenizer.json");
     path_in_dir(path, sizeof path, "json.gguf");
-    write_json(json, "\"\\u0120h\": 256, \"ello\": 257",
+    /* every merge's parts and result are normal tokens (the loader checks
+     * that); "xyz" is a vocabulary entry an added token repeats */
+    write_json(json, "\"\\u0120h\": 256, \"ello\": 257, \"llo\": 261, "
+               "\"xyz\": 262",
                "[\"\\u0120 h\", [\"e\", \"llo\"]]",
                "[{\"id\": 258, \"content\": \"<|endoftext|>\", \"special\": true},"
                " {\"id\": 259, \"content\": \"<|im_end|>\", \"special\": true},"
                " {\"id\": 260, \"content\": \"<tool_call>\", \"special\": false},"
-               " {\"id\": 257, \"content\": \"ello\", \"special\": false}]");
+               " {\"id\": 262, \"content\": \"xyz\", \"special\": false}]");
     make(ENG_SHAPE_TINY, ENG_RECIPE_Q8_0, 1, 2, json, path);
     sb_err err = {0};
     eng_model *m = eng_model_load(path, &err);
     if (!m) fail_msg("eng_model_load: %s", err.msg);
-    assert_int_equal(eng_n_vocab(m), 512);
+    /* tiny fits the vocabulary: ids 0..262, rounded up to 5 * 64 rows */
+    assert_int_equal(eng_n_vocab(m), 320);
+    assert_int_equal(eng_model_desc(m)->tok_embd.ne1, 320);
     expect_token(m, 10, "\n");
     expect_token(m, 256, " h");
     expect_token(m, 257, "ello");
     expect_token(m, 258, "<|endoftext|>");
     expect_token(m, 260, "<tool_call>");
-    expect_token(m, 261, "[PAD261]");
-    expect_token(m, 511, "[PAD511]");
+    expect_token(m, 261, "llo");
+    expect_token(m, 262, "xyz");
+    expect_token(m, 263, "[PAD263]");
+    expect_token(m, 319, "[PAD319]");
     assert_int_equal(eng_model_eos(m), 259);
     eng_model_free(m);
 
@@ -409,9 +416,10 @@ static void test_vocab_json(void **state) {
     kv = gguf_find_key(f, "tokenizer.ggml.token_type");
     const unsigned char *ty = gguf_arr_data(f, kv);
     assert_int_equal(ty[4 * 0], 1);   /* byte token: normal */
-    assert_int_equal(ty[4 * 257], 4); /* added, not special: user-defined */
+    assert_int_equal(ty[4 * 257], 1); /* merged token: normal */
+    assert_int_equal(ty[4 * 262], 4); /* added, not special: user-defined */
     assert_int_equal(ty[4 * 258], 3); /* special: control */
-    assert_int_equal(ty[4 * 300], 3); /* padding: control */
+    assert_int_equal(ty[4 * 300], 5); /* padding: unused, as llama.cpp */
     uint32_t pad;
     assert_int_equal(gguf_get_u32(f, "tokenizer.ggml.padding_token_id", &pad,
                                   &err), 0);
@@ -443,7 +451,10 @@ static void test_vocab_json_errors(void **state) {
     (void)state;
     expect_json_error("\"dup\": 5", "[]", NULL, "duplicate id 5");
     expect_json_error("\"gap\": 300", "[]", NULL, "no token has id 256");
-    expect_json_error("\"big\": 512", "[]", NULL, "has id 512, expected 0..511");
+    /* tiny fits its vocabulary to the ids, so an id far out leaves a gap */
+    expect_json_error("\"big\": 512", "[]", NULL, "no token has id 256");
+    expect_json_error("\"huge\": 4194304", "[]", NULL,
+                      "has id 4194304, expected 0..4194303");
     expect_json_error("\"neg\": -1", "[]", NULL, "has id -1");
     expect_json_error("\"str\": \"7\"", "[]", NULL, "'str' is not an integer");
     expect_json_error("", "[\"abc\"]", NULL, "'model.merges'[0]");
@@ -474,6 +485,70 @@ static void test_vocab_json_errors(void **state) {
     unlink(json);
 }
 
+/* eng_mk_vocab_json's size: fixed (an id beyond it is refused), or fitted
+ * to the ids rounded up to a multiple of 64 (a whole multiple stays). */
+static void test_vocab_json_sizes(void **state) {
+    (void)state;
+    char json[128];
+    path_in_dir(json, sizeof json, "sizes.json");
+    eng_mk_vocab v;
+    sb_err err = {0};
+    write_json(json, "\"big\": 512", "[]", NULL);
+    assert_int_equal(eng_mk_vocab_json(json, 512, &v, &err), -1);
+    assert_non_null(strstr(err.msg, "has id 512, expected 0..511"));
+    assert_int_equal(v.n, 0); /* nothing left to free */
+    err = (sb_err){0};
+    assert_int_equal(eng_mk_vocab_json(json, -1, &v, &err), -1);
+    assert_non_null(strstr(err.msg, "vocabulary size -1"));
+
+    write_json(json, "", "[]", NULL); /* ids 0..255 */
+    assert_int_equal(eng_mk_vocab_json(json, 0, &v, &err), 0);
+    assert_int_equal(v.n, 256);
+    eng_mk_vocab_free(&v);
+    write_json(json, "", "[]", "[{\"id\": 256, \"content\": \"<x>\"}]");
+    assert_int_equal(eng_mk_vocab_json(json, 0, &v, &err), 0);
+    assert_int_equal(v.n, 320);
+    assert_string_equal(v.tokens[256], "<x>");
+    assert_int_equal(v.types[256], 4);
+    assert_string_equal(v.tokens[319], "[PAD319]");
+    eng_mk_vocab_free(&v);
+    assert_int_equal(eng_mk_vocab_json(json, 300, &v, &err), 0);
+    assert_int_equal(v.n, 300);
+    eng_mk_vocab_free(&v);
+    unlink(json);
+}
+
+/* Only tiny fits the vocabulary; the real shapes keep their embedding rows
+ * (checked on the plan, which is never written). Without --vocab, tiny
+ * keeps its 512 built-in tokens. */
+static void test_vocab_fits_tiny_only(void **state) {
+    (void)state;
+    char json[128];
+    path_in_dir(json, sizeof json, "fit.json");
+    write_json(json, "", "[]", NULL);
+    eng_mk_job job;
+    sb_err err = {0};
+    eng_mkmodel_opts o = {.shape = ENG_SHAPE_0_5B, .recipe = ENG_RECIPE_Q8_0,
+                          .vocab_json = json};
+    assert_int_equal(eng_mk_job_init(&job, &o, &err), 0);
+    assert_int_equal(job.shape.n_vocab, 151936);
+    assert_int_equal(job.vocab.n, 151936);
+    assert_int_equal(plan_find(&job.plan, "token_embd.weight")->ne[1], 151936);
+    eng_mk_job_free(&job);
+    o.shape = ENG_SHAPE_TINY;
+    assert_int_equal(eng_mk_job_init(&job, &o, &err), 0);
+    assert_int_equal(job.shape.n_vocab, 256);
+    assert_int_equal(plan_find(&job.plan, "token_embd.weight")->ne[1], 256);
+    eng_mk_job_free(&job);
+    o.vocab_json = NULL;
+    assert_int_equal(eng_mk_job_init(&job, &o, &err), 0);
+    assert_int_equal(job.vocab.n, 512);
+    assert_int_equal(plan_find(&job.plan, "token_embd.weight")->ne[1], 512);
+    eng_mk_job_free(&job);
+    assert_int_equal(eng_mk_shape_info(ENG_SHAPE_TINY)->n_vocab, 512);
+    unlink(json);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
@@ -489,6 +564,8 @@ int main(void) {
         cmocka_unit_test(test_tiny_weight_ranges),
         cmocka_unit_test(test_vocab_json),
         cmocka_unit_test(test_vocab_json_errors),
+        cmocka_unit_test(test_vocab_json_sizes),
+        cmocka_unit_test(test_vocab_fits_tiny_only),
     };
     return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }

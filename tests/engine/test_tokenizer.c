@@ -1,7 +1,10 @@
 /*
- * The byte-level tokenizer: GPT-2's byte-to-unicode map, every byte's round
- * trip through its token, special tokens keeping their literal text, and the
- * load errors of a vocabulary that cannot serve byte-level tokenization.
+ * The vocabulary and the encoder on the built-in byte vocabulary (no
+ * merges): GPT-2's byte-to-unicode map, every byte's token, special tokens
+ * (literal text, matched before anything else unless switched off), invalid
+ * UTF-8, argument edges, and the load errors of a vocabulary that cannot
+ * serve byte-level tokenization. BPE proper: test_bpe.c; the split:
+ * test_pretok.c; the real vocabulary: test_tokenizer_ref.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -60,49 +63,85 @@ static void test_gpt2_map(void **state) {
 }
 
 /* All 256 bytes: byte b is token b of the built-in vocabulary, its bytes
- * are {b}, and a text's tokens give the text back. */
+ * are {b}; well-formed text (no merges) encodes one id per byte and its
+ * tokens give the text back. */
 static void test_byte_round_trip(void **state) {
     (void)state;
     eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
-    char text[512];
-    for (int i = 0; i < 512; i++) text[i] = (char)(i * 7 + 3);
-    int32_t ids[512];
-    assert_int_equal(eng_tokenize(m, text, 512, ids, 512), 512);
-    char back[512];
-    int64_t at = 0;
-    for (int i = 0; i < 512; i++) {
-        assert_int_equal(ids[i], (unsigned char)text[i]);
+    for (int b = 0; b < 256; b++) {
         int64_t len = -1;
-        const char *b = eng_token_bytes(m, ids[i], &len);
-        assert_non_null(b);
+        const char *t = eng_token_bytes(m, b, &len);
+        assert_non_null(t);
         assert_int_equal(len, 1);
-        back[at++] = b[0];
+        assert_int_equal((unsigned char)t[0], b);
     }
-    assert_memory_equal(back, text, 512);
+    char text[256];
+    int64_t n = 0;
+    for (int c = 0; c < 128; c++) text[n++] = (char)c;
+    static const char wide[] = "\xc3\xa9" "\xe6\xbc\xa2" "\xf0\x9f\x99\x82"
+                               "\xf4\x8f\xbf\xbf"; /* é 漢 🙂 U+10FFFF */
+    memcpy(text + n, wide, sizeof wide - 1);
+    n += (int64_t)sizeof wide - 1;
+    int32_t ids[256];
+    assert_int_equal(eng_tokenize(m, text, n, ids, 256), n);
+    for (int64_t i = 0; i < n; i++)
+        assert_int_equal(ids[i], (unsigned char)text[i]);
     eng_model_free(m);
 }
 
+/* Special tokens are matched before anything else (leftmost, longest) and
+ * keep their literal text; ENG_TOK_SPECIAL off encodes the text as text.
+ * The built-in vocabulary's [PAD<i>] slots are UNUSED tokens (as llama.cpp
+ * types them), so their text is ordinary text. */
 static void test_special_tokens(void **state) {
     (void)state;
     eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
     static const char *const want[] = {"<|endoftext|>", "<|im_start|>",
-                                       "<|im_end|>", "[PAD259]"};
-    for (int i = 0; i < 4; i++) {
+                                       "<|im_end|>"};
+    for (int i = 0; i < 3; i++) {
         int64_t len;
         const char *b = eng_token_bytes(m, 256 + i, &len);
         assert_non_null(b);
         assert_int_equal(len, strlen(want[i]));
         assert_memory_equal(b, want[i], len);
+        assert_int_equal(eng_special_id(m, want[i]), 256 + i);
     }
     int64_t len;
     const char *b = eng_token_bytes(m, 511, &len);
     assert_int_equal(len, 8);
     assert_memory_equal(b, "[PAD511]", 8);
     assert_int_equal(eng_model_eos(m), 258);
-    /* the special text is not matched by the byte-level tokenizer */
-    int32_t ids[16];
-    assert_int_equal(eng_tokenize(m, "<|im_end|>", 10, ids, 16), 10);
+    int32_t ids[32];
+    assert_int_equal(eng_tokenize(m, "<|im_end|>", 10, ids, 32), 1);
+    assert_int_equal(ids[0], 258);
+    assert_int_equal(eng_tokenize(m, "a<|im_start|><|im_end|>b", 24, ids, 32), 4);
+    assert_int_equal(ids[0], 'a');
+    assert_int_equal(ids[1], 257);
+    assert_int_equal(ids[2], 258);
+    assert_int_equal(ids[3], 'b');
+    assert_int_equal(eng_tokenize(m, "<|im_end", 8, ids, 32), 8);
+    assert_int_equal(eng_special_id(m, "[PAD259]"), -1);
+    assert_int_equal(eng_tokenize(m, "x[PAD300]", 9, ids, 32), 9);
+    assert_int_equal(ids[1], '[');
+    assert_int_equal(eng_tokenize_ex(m, "<|im_end|>", 10, ids, 32, 0), 10);
     assert_int_equal(ids[0], '<');
+    assert_int_equal(eng_special_id(m, "<|im_end"), -1);
+    eng_model_free(m);
+}
+
+/* Invalid UTF-8 is repaired, never refused: each maximal ill-formed
+ * subpart becomes U+FFFD, whose three bytes are three ids here. */
+static void test_invalid_utf8(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    int32_t ids[16];
+    assert_int_equal(eng_tokenize(m, "a\xff" "b", 3, ids, 16), 5);
+    static const int32_t want[] = {'a', 0xEF, 0xBF, 0xBD, 'b'};
+    assert_memory_equal(ids, want, sizeof want);
+    /* three bytes in, nine ids out: the 3n bound is tight */
+    assert_int_equal(eng_tokenize(m, "\xed\xa0\x80", 3, NULL, 0), 9);
+    assert_int_equal(eng_tokenize(m, "\xe2\x82<|im_end|>", 12, ids, 16), 4);
+    assert_int_equal(ids[3], 258);
     eng_model_free(m);
 }
 
@@ -119,6 +158,14 @@ static void test_tokenize_edges(void **state) {
     assert_int_equal(eng_tokenize(m, "abc", 3, NULL, 0), 3);
     assert_int_equal(eng_tokenize(m, "abc", -1, ids, 4), -1);
     assert_int_equal(eng_tokenize(m, NULL, 2, ids, 4), -1);
+    assert_int_equal(eng_tokenize(NULL, "abc", 3, ids, 4), -1);
+    assert_int_equal(eng_tokenize(m, "abc", 3, NULL, 4), -1);
+    assert_int_equal(eng_tokenize_ex(m, "abc", 3, ids, 4, 1u << 5), -1);
+    /* a special id past cap is counted, not written */
+    ids[1] = -7;
+    assert_int_equal(eng_tokenize(m, "x<|im_end|>", 11, ids, 1), 2);
+    assert_int_equal(ids[0], 'x');
+    assert_int_equal(ids[1], -7);
     int64_t len = 99;
     assert_null(eng_token_bytes(m, -1, &len));
     assert_int_equal(len, 0);
@@ -208,8 +255,9 @@ static void test_decoding(void **state) {
     b = eng_token_bytes(m, 303, &len);
     assert_int_equal(len, 1);
     assert_int_equal((unsigned char)b[0], 0xe9);
-    int32_t ids[2];
-    assert_int_equal(eng_tokenize(m, " \xe9", 2, ids, 2), 2);
+    /* U+9000 is E9 80 80: its first byte is token 0xe9, not 303 */
+    int32_t ids[4];
+    assert_int_equal(eng_tokenize(m, " \xe9\x80\x80", 4, ids, 4), 4);
     assert_int_equal(ids[0], ' ');
     assert_int_equal(ids[1], 0xe9);
     eng_model_free(m);
@@ -259,6 +307,7 @@ int main(void) {
         cmocka_unit_test(test_gpt2_map),
         cmocka_unit_test(test_byte_round_trip),
         cmocka_unit_test(test_special_tokens),
+        cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_tokenize_edges),
         cmocka_unit_test(test_missing_byte_token),
         cmocka_unit_test(test_normal_token_not_byte_form),

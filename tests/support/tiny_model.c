@@ -2,22 +2,25 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 enum { TEST_N_RECIPES = 3 };
 
 static char test__dir[64];
 static char test__paths[TEST_N_RECIPES][96];
+static char test__vocab_path[96];
+static char test__vocab_json[512]; /* the json the vocab model was made from */
 
 static void test__cleanup(void) {
     for (int i = 0; i < TEST_N_RECIPES; i++)
         if (test__paths[i][0]) unlink(test__paths[i]);
+    if (test__vocab_path[0]) unlink(test__vocab_path);
     if (test__dir[0]) rmdir(test__dir);
 }
 
-const char *test_tiny_model_path(eng_recipe recipe) {
-    if ((int)recipe < 0 || (int)recipe >= TEST_N_RECIPES) abort();
-    if (test__paths[recipe][0]) return test__paths[recipe];
+/* The process's temporary directory, made on first use. */
+static const char *test__tmpdir(void) {
     if (!test__dir[0]) {
         snprintf(test__dir, sizeof test__dir, "/tmp/sb-test-XXXXXX");
         if (!mkdtemp(test__dir)) {
@@ -26,24 +29,66 @@ const char *test_tiny_model_path(eng_recipe recipe) {
         }
         atexit(test__cleanup);
     }
-    snprintf(test__paths[recipe], sizeof test__paths[recipe], "%s/tiny-%d.gguf",
-             test__dir, (int)recipe);
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = recipe, .seed = 1,
-                          .n_threads = 2};
+    return test__dir;
+}
+
+static void test__make(const eng_mkmodel_opts *o, const char *path,
+                       const char *who) {
     sb_err err = {0};
-    if (eng_mkmodel(&o, test__paths[recipe], &err)) {
-        fprintf(stderr, "test_tiny_model_path: %s\n", err.msg);
+    if (eng_mkmodel(o, path, &err)) {
+        fprintf(stderr, "%s: %s\n", who, err.msg);
         abort();
     }
+}
+
+static eng_model *test__load(const char *path, const char *who) {
+    sb_err err = {0};
+    eng_model *m = eng_model_load(path, &err);
+    if (!m) {
+        fprintf(stderr, "%s: %s\n", who, err.msg);
+        abort();
+    }
+    return m;
+}
+
+const char *test_tiny_model_path(eng_recipe recipe) {
+    if ((int)recipe < 0 || (int)recipe >= TEST_N_RECIPES) abort();
+    if (test__paths[recipe][0]) return test__paths[recipe];
+    snprintf(test__paths[recipe], sizeof test__paths[recipe], "%s/tiny-%d.gguf",
+             test__tmpdir(), (int)recipe);
+    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = recipe, .seed = 1,
+                          .n_threads = 2};
+    test__make(&o, test__paths[recipe], __func__);
     return test__paths[recipe];
 }
 
 eng_model *test_tiny_model_load(eng_recipe recipe) {
-    sb_err err = {0};
-    eng_model *m = eng_model_load(test_tiny_model_path(recipe), &err);
-    if (!m) {
-        fprintf(stderr, "test_tiny_model_load: %s\n", err.msg);
-        abort();
+    return test__load(test_tiny_model_path(recipe), __func__);
+}
+
+void test_tokref_path(char *buf, size_t cap, const char *name) {
+    const char *build = getenv("SB_BUILD");
+    snprintf(buf, cap, "%s/tokref/%s", build && *build ? build : "build", name);
+}
+
+const char *test_vocab_model_path(const char *json_path) {
+    if (test__vocab_path[0]) {
+        /* one model per process: a second vocabulary would need its own */
+        if (strcmp(json_path, test__vocab_json)) abort();
+        return test__vocab_path;
     }
-    return m;
+    if (strlen(json_path) >= sizeof test__vocab_json) abort();
+    strcpy(test__vocab_json, json_path);
+    snprintf(test__vocab_path, sizeof test__vocab_path, "%s/tiny-vocab.gguf",
+             test__tmpdir());
+    /* threads: 0 = all CPUs; the bytes do not depend on it, and 39 MB of
+     * embedding rows are the slow part under the sanitizers */
+    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_Q8_0,
+                          .seed = 1, .vocab_json = test__vocab_json};
+    test__make(&o, test__vocab_path, __func__);
+    return test__vocab_path;
+}
+
+eng_model *test_vocab_model_load(const char *json_path) {
+    return test__load(test_vocab_model_path(json_path), __func__);
 }

@@ -15,4 +15,19 @@ const char *test_tiny_model_path(eng_recipe recipe);
 /* Loads that model; the caller frees it with eng_model_free. */
 eng_model *test_tiny_model_load(eng_recipe recipe);
 
+/* The build's tokenizer reference files: "$SB_BUILD/tokref/<name>" (SB_BUILD
+ * as `make test` exports it; "build" when unset), written into buf. */
+void test_tokref_path(char *buf, size_t cap, const char *name);
+
+/* The tiny q8_0 model with a real vocabulary: `sb mkmodel --shape tiny
+ * --quant q8_0 --seed 1 --vocab JSON` (the vocabulary fits the tokenizer:
+ * Qwen's 151,669 tokens give 151,680 rows of 256). Made once per process in
+ * the same temporary directory (about 48 MB, a second to make), removed at
+ * exit; every call must pass the same json_path. Aborts if it cannot be
+ * made. */
+const char *test_vocab_model_path(const char *json_path);
+
+/* Loads that model; the caller frees it with eng_model_free. */
+eng_model *test_vocab_model_load(const char *json_path);
+
 #endif

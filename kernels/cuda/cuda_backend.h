@@ -1,0 +1,124 @@
+// cuda_backend.h — private to kernels/cuda/: the CUDA backend's state and
+// the launchers of its operators (one per kernels/cuda/<op>.cu), included
+// by .cu files only.
+//
+// Every operator matches the float order stated in kernels/cpu/<op>.c (the
+// same name); each kernel's comment states how it does. Every buffer is
+// sized for KRN_MAX_ROWS rows at create time; a step never allocates. Row r
+// of a (64, n) buffer starts at r * n. Device pointers are owned by the
+// backend and freed by krn_destroy.
+#ifndef SB_KERNELS_CUDA_BACKEND_H
+#define SB_KERNELS_CUDA_BACKEND_H
+
+#include <cuda_runtime.h>
+
+#include "common.cuh"
+
+extern "C" {
+#include "../backend_impl.h"
+}
+
+// A weight matrix on the device: the file's bytes, unchanged.
+typedef struct krn_cuda_mat {
+    krn_type type;
+    int64_t ne0, ne1;       // ne1 rows of ne0 inputs
+    uint64_t row_bytes;
+    const uint8_t *data;    // device, ne1 * row_bytes; may be shared (tied)
+} krn_cuda_mat;
+
+typedef struct krn_cuda_layer {
+    krn_cuda_mat wq, wk, wv, wo, w_gate, w_up, w_down;
+    const float *attn_norm, *ffn_norm;  // (n_embd) device
+    const float *bq, *bk, *bv;          // (q_dim), (kv_dim), (kv_dim) device
+} krn_cuda_layer;
+
+typedef struct krn_cuda {
+    krn_backend base;          // first: a krn_cuda * is a krn_backend *
+    cudaStream_t stream;       // owned
+    int device;
+    int64_t n_embd, n_ff, q_dim, kv_dim, max_in;
+    krn_cuda_layer *layers;    // n_layer entries, host, owned
+    krn_cuda_mat tok_embd, output;
+    const float *output_norm;  // (n_embd) device
+    void **allocs;             // every device allocation, owned; n_allocs
+    int n_allocs, cap_allocs;
+    uint16_t *k_cache;         // (n_layer, kv_capacity, kv_dim) fp16
+    uint16_t *v_cache;         // same shape
+    float *rope_cos, *rope_sin;// (kv_capacity, head_dim/2), the host's table
+    int32_t *tokens, *pos;     // (64) this step's rows
+    float *x;                  // (64, n_embd) residual stream
+    float *h;                  // (64, n_embd) normed input of a matmul
+    float *q;                  // (64, q_dim)
+    float *k, *v;              // (64, kv_dim) each
+    float *att;                // (64, q_dim) attention output
+    float *g, *u;              // (64, n_ff) each; g then holds silu(g)*u
+    float *logits;             // (64, n_vocab)
+    krn_act_block *xq;         // (64, max_in/32) a matmul's quantized input
+} krn_cuda;
+
+// ---- launchers (each checks its shapes and the launch; -1 fills err) ------
+
+// embed.cu: x[r] = dequantized row tokens[r] of tok.
+int krn_cuda_embed(const krn_cuda_mat *tok, const int32_t *tokens, int n_rows,
+                   float *x, cudaStream_t s, sb_err *err);
+
+// rmsnorm.cu: y[r] = rmsnorm(x[r]) * w, and its quantization into xq.
+int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
+                           int64_t n, int n_rows, float *y, krn_act_block *xq,
+                           cudaStream_t s, sb_err *err);
+
+// quantize.cu: xq[r] = krn_quantize_act(x[r]) for rows of n floats.
+int krn_cuda_quantize(const float *x, int64_t n, int n_rows, krn_act_block *xq,
+                      cudaStream_t s, sb_err *err);
+
+// matmul.cu: y[r*ldy + o] = W[o,:]·x_r (+ bias[o]) or y + W[o,:]·x_r
+// (accumulate), for every output o of w and batch row r < n_rows. x is the
+// float input (float weights), xq its quantization (quantized weights).
+typedef struct krn_cuda_mm {
+    const krn_cuda_mat *w;
+    const float *x;             // (n_rows, w->ne0)
+    const krn_act_block *xq;    // (n_rows, w->ne0 / 32)
+    const float *bias;          // (w->ne1) or NULL
+    bool accumulate;
+    float *y;
+    int64_t ldy;
+    int n_rows;
+} krn_cuda_mm;
+
+int krn_cuda_matmul(const krn_cuda_mm *mm, cudaStream_t s, sb_err *err);
+
+// rope.cu: RoPE on q and k at pos[r], then K and V as fp16 into slot pos[r]
+// of layer il's cache.
+typedef struct krn_cuda_rope_kv {
+    float *q, *k;               // (n_rows, q_dim), (n_rows, kv_dim), in place
+    const float *v;             // (n_rows, kv_dim)
+    const float *cos, *sin;     // (kv_capacity, half)
+    const int32_t *pos;         // (n_rows) device
+    uint16_t *k_cache, *v_cache;// the layer's (kv_capacity, kv_dim) slabs
+    int32_t n_head, n_head_kv, head_dim;
+    int n_rows;
+} krn_cuda_rope_kv;
+
+int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, cudaStream_t s, sb_err *err);
+
+// attention.cu: att[r, head] = attention of q[r, head] over slots
+// 0..pos[r] of the layer's cache.
+typedef struct krn_cuda_attn {
+    const float *q;             // (n_rows, n_head*head_dim), after RoPE
+    const uint16_t *k_cache, *v_cache; // the layer's slabs
+    const int32_t *pos;         // (n_rows) device
+    float *out;                 // (n_rows, n_head*head_dim)
+    int32_t n_head, n_head_kv, head_dim;
+    int n_rows;
+} krn_cuda_attn;
+
+int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err);
+
+// ffn.cu: g = silu(g) * u over n_rows rows of n elements.
+int krn_cuda_swiglu(float *g, const float *u, int64_t n, int n_rows,
+                    cudaStream_t s, sb_err *err);
+
+// forward.cu: the step (called with a batch krn_forward checked).
+int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err);
+
+#endif // SB_KERNELS_CUDA_BACKEND_H

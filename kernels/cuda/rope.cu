@@ -1,0 +1,55 @@
+// rope.cu — rotary position embedding (NEOX pairs i, i + hd/2) on q and k,
+// then K and V rounded to fp16 into the KV cache at slot pos[r].
+//
+// CPU reference: kernels/cpu/rope.c and forward.c's krn_cpu__rope_kv_row.
+// The cos/sin table is the host's (krn_cpu_rope_init), uploaded unchanged.
+// Per pair, with c = cos[pos][i], s = sin[pos][i] (each product rounded,
+// then the add or subtract):
+//     out_i        = a * c - b * s
+//     out_{i+hd/2} = a * s + b * c
+// K and V go through common.cuh's float_to_half, krn_fp32_to_fp16's exact
+// rounding. No reduction.
+#include "cuda_backend.h"
+
+// Grid (n_rows), 128 threads looping over the row's q pairs, k pairs and v
+// elements. Each k pair is rotated and written to the cache by one thread.
+__global__ void krn_cuda_rope_kv_kernel(krn_cuda_rope_kv a) {
+    const int r = blockIdx.x;
+    const int32_t half = a.head_dim / 2, pos = a.pos[r];
+    const int64_t q_dim = (int64_t)a.n_head * a.head_dim;
+    const int64_t kv_dim = (int64_t)a.n_head_kv * a.head_dim;
+    const float *cs = a.cos + (int64_t)pos * half, *sn = a.sin + (int64_t)pos * half;
+    const int64_t n_qp = (int64_t)a.n_head * half, n_kp = (int64_t)a.n_head_kv * half;
+    for (int64_t p = threadIdx.x; p < n_qp + n_kp; p += blockDim.x) {
+        const bool is_q = p < n_qp;
+        const int64_t pp = is_q ? p : p - n_qp;
+        const int64_t h = pp / half, i = pp % half;
+        float *lo = (is_q ? a.q + (int64_t)r * q_dim : a.k + (int64_t)r * kv_dim) +
+                    h * a.head_dim + i;
+        float *hi = lo + half;
+        const float x0 = *lo, x1 = *hi, c = cs[i], s = sn[i];
+        const float o0 = fsub(fmul(x0, c), fmul(x1, s));
+        const float o1 = fadd(fmul(x0, s), fmul(x1, c));
+        *lo = o0;
+        *hi = o1;
+        if (!is_q) {
+            uint16_t *kc = a.k_cache + (int64_t)pos * kv_dim + h * a.head_dim + i;
+            kc[0] = float_to_half(o0);
+            kc[half] = float_to_half(o1);
+        }
+    }
+    const float *v = a.v + (int64_t)r * kv_dim;
+    uint16_t *vc = a.v_cache + (int64_t)pos * kv_dim;
+    for (int64_t e = threadIdx.x; e < kv_dim; e += blockDim.x) vc[e] = float_to_half(v[e]);
+}
+
+int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, cudaStream_t s, sb_err *err) {
+    if (a->n_rows < 1 || a->n_rows > KRN_MAX_ROWS || a->head_dim < 2 ||
+        a->head_dim % 2 || a->n_head < 1 || a->n_head_kv < 1)
+        return sb_err_set(err, __func__, "n_rows %d, head_dim %d, heads %d/%d: "
+                          "expected 1..%d rows, an even head_dim and heads >= 1",
+                          a->n_rows, (int)a->head_dim, (int)a->n_head,
+                          (int)a->n_head_kv, KRN_MAX_ROWS);
+    krn_cuda_rope_kv_kernel<<<a->n_rows, 128, 0, s>>>(*a);
+    return KRN_CUDA_LAUNCHED("krn_cuda_rope_kv_kernel", err);
+}

@@ -1,0 +1,547 @@
+/*
+ * The CUDA backend against the CPU reference (kernels.h §4), bit for bit:
+ * the canonical arithmetic (kernels.h §2) promises that both backends give
+ * the same logits, so every comparison here is a memcmp. Tiny models are
+ * built in memory with seeded random weights, as tests/kernels/
+ * test_cpu_forward.c builds them, in every weight type the engine reads.
+ *
+ * Covered: each type (embedding dequantization and matmul) alone and mixed,
+ * tied and untied; single rows; every row bucket 1..16, 24, 32, 48, 64 with
+ * the rows in shifted and reversed orders; prefill in one step, in chunks and
+ * token by token; rollback (slots overwritten by a rejected draft, then
+ * recomputed); 300 positions (five attention chunks); a clean error for a
+ * KV cache the GPU cannot hold.
+ *
+ * Built and run only by `make test-gpu`. Without a usable GPU it prints
+ * "SKIPPED: no CUDA GPU (<reason>)" and exits 0.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/kernels.h"
+
+enum { MAX_LAYER = 2, MAX_BUFS = 64, MAX_SEQ = 320 };
+
+/* ---- tiny models ----------------------------------------------------------- */
+
+typedef struct shape {
+    int n_layer, n_embd, n_ff, n_head, n_head_kv, hd, n_vocab;
+} shape;
+
+/* SMALL is test_cpu_forward.c's shape. WIDE has rows of 40 to 72 blocks, so
+ * lanes own several blocks each (a lane-order bug shows only there), head
+ * dim 128 with 4 query heads per KV head, and a vocabulary that leaves the
+ * last block of output warps partly empty. */
+static const shape SMALL = {2, 256, 512, 4, 2, 64, 300};
+static const shape WIDE = {2, 1280, 2304, 4, 1, 128, 517};
+
+typedef struct mtypes {
+    krn_type embd, out, q, k, v, o, gate, up, down;
+    bool tied; /* output = tok_embd (out ignored) */
+} mtypes;
+
+typedef struct tmodel {
+    shape s;
+    krn_model m;
+    krn_layer layers[MAX_LAYER];
+    void *bufs[MAX_BUFS]; /* owned */
+    int n_bufs;
+} tmodel;
+
+static float uni(uint64_t seed, uint64_t a, uint64_t b) {
+    return 2.0f * sb_unit_open(sb_hash3(seed, a, b)) - 1.0f;
+}
+
+static void *tm_alloc(tmodel *t, size_t n) {
+    assert_true(t->n_bufs < MAX_BUFS);
+    void *p = malloc(n);
+    assert_non_null(p);
+    return t->bufs[t->n_bufs++] = p;
+}
+
+/* Q4_1 / Q5_1, which krn_quantize_row does not make: per 32 weights
+ * d = (max - min) / (2^bits - 1), m = min (as halves), codes rounded. */
+static void quantize_min_row(bool five, const float *x, uint8_t *dst, int64_t n) {
+    const int top = five ? 31 : 15, bb = five ? 24 : 20;
+    for (int64_t b = 0; b < n / 32; b++) {
+        const float *xb = x + b * 32;
+        uint8_t *o = dst + b * bb;
+        float lo = xb[0], hi = xb[0];
+        for (int i = 1; i < 32; i++) lo = fminf(lo, xb[i]), hi = fmaxf(hi, xb[i]);
+        const uint16_t dh = krn_fp32_to_fp16((hi - lo) / (float)top);
+        const uint16_t mh = krn_fp32_to_fp16(lo);
+        const float d = krn_fp16_to_fp32(dh), m = krn_fp16_to_fp32(mh);
+        int c[32];
+        for (int i = 0; i < 32; i++) {
+            float v = d > 0.0f ? rintf((xb[i] - m) / d) : 0.0f;
+            c[i] = v < 0.0f ? 0 : v > (float)top ? top : (int)v;
+        }
+        o[0] = (uint8_t)(dh & 0xFF), o[1] = (uint8_t)(dh >> 8);
+        o[2] = (uint8_t)(mh & 0xFF), o[3] = (uint8_t)(mh >> 8);
+        uint8_t *qs = o + (five ? 8 : 4);
+        uint32_t qh = 0;
+        for (int i = 0; i < 16; i++) {
+            qs[i] = (uint8_t)((c[i] & 0x0F) | ((c[i + 16] & 0x0F) << 4));
+            qh |= (uint32_t)((c[i] >> 4) & 1) << i;
+            qh |= (uint32_t)((c[i + 16] >> 4) & 1) << (i + 16);
+        }
+        if (five)
+            for (int k = 0; k < 4; k++) o[4 + k] = (uint8_t)(qh >> (8 * k));
+    }
+}
+
+/* A (ne1, ne0) matrix of uniform(-scale, scale) weights stored as `type`. */
+static krn_tensor tm_matrix(tmodel *t, krn_type type, int64_t ne0, int64_t ne1,
+                            float scale, uint64_t seed) {
+    uint64_t row_bytes;
+    assert_true(krn_row_bytes(type, ne0, &row_bytes));
+    uint8_t *data = tm_alloc(t, row_bytes * (size_t)ne1);
+    float *row = malloc((size_t)ne0 * sizeof *row);
+    assert_non_null(row);
+    for (int64_t o = 0; o < ne1; o++) {
+        for (int64_t i = 0; i < ne0; i++) row[i] = scale * uni(seed, (uint64_t)o, (uint64_t)i);
+        uint8_t *dst = data + (size_t)o * row_bytes;
+        if (type == KRN_Q4_1 || type == KRN_Q5_1)
+            quantize_min_row(type == KRN_Q5_1, row, dst, ne0);
+        else
+            assert_true(krn_quantize_row(type, row, dst, ne0));
+    }
+    free(row);
+    return (krn_tensor){.type = type, .ne0 = ne0, .ne1 = ne1, .data = data};
+}
+
+/* An f32 vector: center + spread * uniform(-1, 1). */
+static krn_tensor tm_vector(tmodel *t, int64_t n, float center, float spread,
+                            uint64_t seed) {
+    float *v = tm_alloc(t, (size_t)n * sizeof *v);
+    for (int64_t i = 0; i < n; i++) v[i] = center + spread * uni(seed, 0, (uint64_t)i);
+    return (krn_tensor){.type = KRN_F32, .ne0 = n, .ne1 = 1, .data = v};
+}
+
+static tmodel *tm_create(const shape *sh, const mtypes *ty, uint64_t seed) {
+    tmodel *t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    assert_true(sh->n_layer <= MAX_LAYER);
+    t->s = *sh;
+    const int64_t e = sh->n_embd, f = sh->n_ff;
+    const int64_t qd = (int64_t)sh->n_head * sh->hd, kvd = (int64_t)sh->n_head_kv * sh->hd;
+    /* uniform(-s, s) has variance s^2/3: s = sqrt(3/n_in) keeps unit scale. */
+    const float se = sqrtf(3.0f / (float)e), sq = sqrtf(3.0f / (float)qd);
+    const float sf = sqrtf(3.0f / (float)f);
+    t->m = (krn_model){.n_layer = sh->n_layer, .n_embd = sh->n_embd, .n_ff = sh->n_ff,
+                       .n_head = sh->n_head, .n_head_kv = sh->n_head_kv,
+                       .head_dim = sh->hd, .n_vocab = sh->n_vocab,
+                       .rope_base = 10000.0f, .rms_eps = 1e-6f, .layers = t->layers};
+    t->m.tok_embd = tm_matrix(t, ty->embd, e, sh->n_vocab, 1.0f, seed + 1);
+    t->m.output = ty->tied ? t->m.tok_embd
+                           : tm_matrix(t, ty->out, e, sh->n_vocab, se, seed + 2);
+    t->m.output_norm = tm_vector(t, e, 1.0f, 0.2f, seed + 3);
+    for (int il = 0; il < sh->n_layer; il++) {
+        krn_layer *l = &t->layers[il];
+        const uint64_t s = seed + 100 * (uint64_t)(il + 1);
+        l->attn_norm = tm_vector(t, e, 1.0f, 0.2f, s + 1);
+        l->ffn_norm = tm_vector(t, e, 1.0f, 0.2f, s + 2);
+        l->wq = tm_matrix(t, ty->q, e, qd, se, s + 3);
+        l->wk = tm_matrix(t, ty->k, e, kvd, se, s + 4);
+        l->wv = tm_matrix(t, ty->v, e, kvd, se, s + 5);
+        l->wo = tm_matrix(t, ty->o, qd, e, sq, s + 6);
+        l->bq = tm_vector(t, qd, 0.0f, 0.3f, s + 7);
+        l->bk = tm_vector(t, kvd, 0.0f, 0.3f, s + 8);
+        l->bv = tm_vector(t, kvd, 0.0f, 0.3f, s + 9);
+        l->w_gate = tm_matrix(t, ty->gate, e, f, se, s + 10);
+        l->w_up = tm_matrix(t, ty->up, e, f, se, s + 11);
+        l->w_down = tm_matrix(t, ty->down, f, e, sf, s + 12);
+    }
+    return t;
+}
+
+static void tm_free(tmodel *t) {
+    for (int i = 0; i < t->n_bufs; i++) free(t->bufs[i]);
+    free(t);
+}
+
+/* Every type in one model, untied. */
+static const mtypes MIXED = {.embd = KRN_BF16, .out = KRN_F16, .q = KRN_Q4_K,
+                             .k = KRN_Q6_K, .v = KRN_Q8_0, .o = KRN_Q5_0,
+                             .gate = KRN_F32, .up = KRN_Q4_1, .down = KRN_Q5_K};
+/* The rest of the types, and Q4_K_M's pairing (Q6_K beside Q4_K). */
+static const mtypes MIXED2 = {.embd = KRN_Q5_1, .out = KRN_Q6_K, .q = KRN_Q4_0,
+                              .k = KRN_Q5_1, .v = KRN_Q6_K, .o = KRN_Q4_K,
+                              .gate = KRN_F16, .up = KRN_BF16, .down = KRN_Q6_K};
+
+static mtypes uniform_types(krn_type ty, bool tied) {
+    return (mtypes){ty, ty, ty, ty, ty, ty, ty, ty, ty, tied};
+}
+
+/* ---- the two backends --------------------------------------------------------- */
+
+typedef struct duo {
+    tmodel *t;
+    krn_backend *cpu, *gpu;
+    size_t row_bytes; /* bytes of one row of logits */
+} duo;
+
+static duo duo_create(const shape *sh, const mtypes *ty, uint64_t seed, int32_t cap) {
+    duo d = {.t = tm_create(sh, ty, seed)};
+    sb_err err = {0};
+    const krn_options opt = {.n_threads = 2, .kv_capacity = cap};
+    d.cpu = krn_cpu_create(&d.t->m, &opt, &err);
+    if (!d.cpu) fail_msg("krn_cpu_create: %s", err.msg);
+    d.gpu = krn_cuda_create(&d.t->m, &opt, &err);
+    if (!d.gpu) fail_msg("krn_cuda_create: %s", err.msg);
+    assert_string_equal(krn_backend_name(d.gpu), "cuda");
+    d.row_bytes = (size_t)sh->n_vocab * sizeof(float);
+    return d;
+}
+
+static void duo_free(duo *d) {
+    krn_destroy(d->cpu);
+    krn_destroy(d->gpu);
+    tm_free(d->t);
+}
+
+static void step(krn_backend *b, int n, const int32_t *tok, const int32_t *pos,
+                 float *logits) {
+    sb_err err = {0};
+    const krn_batch batch = {.n_rows = n, .tokens = tok, .pos = pos, .logits = logits};
+    if (krn_forward(b, &batch, &err))
+        fail_msg("krn_forward (%s, %d rows): %s", krn_backend_name(b), n, err.msg);
+}
+
+/* Rows [p0, p0+n) of seq as one step; logits row r -> out + r*V. */
+static void step_seq(krn_backend *b, const int32_t *seq, int p0, int n, float *out) {
+    int32_t pos[KRN_MAX_ROWS];
+    for (int r = 0; r < n; r++) pos[r] = p0 + r;
+    step(b, n, seq + p0, pos, out);
+}
+
+/* All logits of seq[0..n) in steps of `chunk` rows. */
+static void run_chunked(const duo *d, krn_backend *b, const int32_t *seq, int n,
+                        int chunk, float *out) {
+    for (int p = 0; p < n; p += chunk) {
+        const int rows = n - p < chunk ? n - p : chunk;
+        step_seq(b, seq, p, rows, (float *)((char *)out + (size_t)p * d->row_bytes));
+    }
+}
+
+static void make_seq(int32_t *seq, int n, int n_vocab, uint64_t seed) {
+    for (int i = 0; i < n; i++)
+        seq[i] = (int32_t)(sb_hash3(seed, (uint64_t)i, 1) % (uint64_t)n_vocab);
+}
+
+static float *logits_alloc(const duo *d, int rows) {
+    float *p = malloc((size_t)rows * d->row_bytes);
+    assert_non_null(p);
+    return p;
+}
+
+static const float *row_at(const duo *d, const float *l, int r) {
+    return (const float *)((const char *)l + (size_t)r * d->row_bytes);
+}
+
+/* Fails unless GPU row `got` equals CPU row `want` bit for bit; the message
+ * names the case, the first differing logit and the largest difference. */
+static void expect_same_row(const duo *d, const float *want, const float *got,
+                            const char *what, int r, int pos) {
+    if (!memcmp(want, got, d->row_bytes)) return;
+    const int V = d->t->s.n_vocab;
+    int first = -1;
+    double worst = 0;
+    for (int i = 0; i < V; i++) {
+        if (memcmp(&want[i], &got[i], sizeof(float)) && first < 0) first = i;
+        worst = fmax(worst, fabs((double)want[i] - (double)got[i]));
+    }
+    fail_msg("%s: row %d (pos %d): logit %d is %a on the GPU, %a on the CPU "
+             "(largest difference %g)", what, r, pos, first, (double)got[first],
+             (double)want[first], worst);
+}
+
+/* Logits are finite and not constant: the model actually computed. */
+static void assert_sane(const duo *d, const float *l, int rows) {
+    const int V = d->t->s.n_vocab;
+    for (int r = 0; r < rows; r++) {
+        const float *x = row_at(d, l, r);
+        float lo = x[0], hi = x[0];
+        for (int i = 0; i < V; i++) {
+            assert_true(isfinite(x[i]));
+            lo = fminf(lo, x[i]), hi = fmaxf(hi, x[i]);
+        }
+        assert_true(hi - lo > 0.1f);
+    }
+}
+
+/* ---- weight types ---------------------------------------------------------------- */
+
+/* n_single single-row steps, then a 16-row batch, then a 5-row batch in
+ * reverse order, on both backends: every row the same bits. */
+static void check_types(const shape *sh, const mtypes *ty, uint64_t seed,
+                        const char *name) {
+    enum { N_SINGLE = 12, N = N_SINGLE + 16 + 5 };
+    duo d = duo_create(sh, ty, seed, 64);
+    int32_t seq[N], pos[5], tok[5];
+    make_seq(seq, N, sh->n_vocab, seed);
+    float *want = logits_alloc(&d, 16), *got = logits_alloc(&d, 16);
+    char what[96];
+    for (int p = 0; p < N_SINGLE; p++) {
+        step_seq(d.cpu, seq, p, 1, want);
+        step_seq(d.gpu, seq, p, 1, got);
+        snprintf(what, sizeof what, "%s, single row", name);
+        expect_same_row(&d, want, got, what, 0, p);
+    }
+    step_seq(d.cpu, seq, N_SINGLE, 16, want);
+    step_seq(d.gpu, seq, N_SINGLE, 16, got);
+    assert_sane(&d, want, 16);
+    snprintf(what, sizeof what, "%s, 16-row batch", name);
+    for (int r = 0; r < 16; r++)
+        expect_same_row(&d, row_at(&d, want, r), row_at(&d, got, r), what, r, N_SINGLE + r);
+    for (int r = 0; r < 5; r++) pos[r] = N - 1 - r, tok[r] = seq[pos[r]];
+    step(d.cpu, 5, tok, pos, want);
+    step(d.gpu, 5, tok, pos, got);
+    snprintf(what, sizeof what, "%s, reversed 5-row batch", name);
+    for (int r = 0; r < 5; r++)
+        expect_same_row(&d, row_at(&d, want, r), row_at(&d, got, r), what, r, pos[r]);
+    free(want), free(got);
+    duo_free(&d);
+}
+
+/* Each type as every tensor of a model (so also as the embedding), the
+ * first, fourth, ... tied. */
+static void test_each_type(void **state) {
+    (void)state;
+    const krn_type types[] = {KRN_F32, KRN_F16, KRN_BF16, KRN_Q4_0, KRN_Q4_1,
+                              KRN_Q5_0, KRN_Q5_1, KRN_Q8_0, KRN_Q4_K, KRN_Q5_K,
+                              KRN_Q6_K};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        const mtypes ty = uniform_types(types[i], i % 3 == 0);
+        char name[48];
+        snprintf(name, sizeof name, "all %s%s", krn_type_name(types[i]),
+                 i % 3 == 0 ? " (tied)" : "");
+        check_types(&SMALL, &ty, 40 + i, name);
+    }
+}
+
+static void test_mixed_types(void **state) {
+    (void)state;
+    check_types(&SMALL, &MIXED, 60, "mixed");
+    check_types(&SMALL, &MIXED2, 61, "mixed2");
+    check_types(&WIDE, &MIXED, 62, "wide mixed");
+    check_types(&WIDE, &MIXED2, 63, "wide mixed2");
+}
+
+/* ---- buckets --------------------------------------------------------------------- */
+
+enum { SEQ_LEN = 100 };
+
+/* The CPU computes each position alone (one row per step), and so does the
+ * GPU at first (filling its KV cache); then the GPU runs the same rows
+ * inside batches of every bucket size, starting at varying
+ * positions, with the rows rotated by a varying amount (odd sizes also
+ * reversed), so the row of interest lands at many places. Before each
+ * batch the GPU fills the slots it will write with other tokens (a
+ * rejected draft), so rows that failed to see each other's fresh keys
+ * would read those and differ. */
+static void check_buckets(const shape *sh, const mtypes *ty, uint64_t seed,
+                          const char *name) {
+    const int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                         24, 32, 48, 64};
+    duo d = duo_create(sh, ty, seed, SEQ_LEN);
+    int32_t seq[SEQ_LEN], junk[SEQ_LEN], pos[KRN_MAX_ROWS], tok[KRN_MAX_ROWS];
+    make_seq(seq, SEQ_LEN, sh->n_vocab, seed);
+    for (int i = 0; i < SEQ_LEN; i++) junk[i] = (seq[i] + 17) % sh->n_vocab;
+    float *ref = logits_alloc(&d, SEQ_LEN), *got = logits_alloc(&d, KRN_MAX_ROWS);
+    run_chunked(&d, d.cpu, seq, SEQ_LEN, 1, ref);
+    assert_sane(&d, ref, SEQ_LEN);
+    char what[96];
+    snprintf(what, sizeof what, "%s, single rows", name);
+    for (int p = 0; p < SEQ_LEN; p++) { /* also the GPU's KV cache for seq */
+        step_seq(d.gpu, seq, p, 1, got);
+        expect_same_row(&d, row_at(&d, ref, p), got, what, 0, p);
+    }
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        const int n = sizes[si], p0 = (n * 13 + 5) % (SEQ_LEN - n + 1);
+        const int rot = (int)(si * 7) % n;
+        step_seq(d.gpu, junk, p0, n, got);
+        for (int r = 0; r < n; r++) {
+            const int k = (r + rot) % n;
+            pos[r] = n % 2 ? p0 + n - 1 - k : p0 + k;
+            tok[r] = seq[pos[r]];
+        }
+        step(d.gpu, n, tok, pos, got);
+        snprintf(what, sizeof what, "%s, batch of %d rows from %d", name, n, p0);
+        for (int r = 0; r < n; r++)
+            expect_same_row(&d, row_at(&d, ref, pos[r]), row_at(&d, got, r), what, r, pos[r]);
+    }
+    free(ref), free(got);
+    duo_free(&d);
+}
+
+static void test_buckets_mixed(void **state) {
+    (void)state;
+    check_buckets(&SMALL, &MIXED, 11, "mixed");
+}
+
+static void test_buckets_wide_q4_k_m(void **state) {
+    (void)state;
+    mtypes ty = uniform_types(KRN_Q4_K, false);
+    ty.v = ty.down = ty.out = KRN_Q6_K; /* Q4_K_M's choices */
+    check_buckets(&WIDE, &ty, 12, "wide q4_K_M");
+}
+
+/* ---- chunking, rollback, long context ------------------------------------------- */
+
+/* A 64-token prompt in one step, in chunks of 7 and token by token on the
+ * GPU: every position the same bits as the CPU's one-step prefill. */
+static void check_chunking(const shape *sh, const mtypes *ty, uint64_t seed,
+                           const char *name) {
+    enum { N = 64 };
+    duo d = duo_create(sh, ty, seed, N);
+    int32_t seq[N];
+    make_seq(seq, N, sh->n_vocab, seed);
+    float *want = logits_alloc(&d, N), *got = logits_alloc(&d, N);
+    run_chunked(&d, d.cpu, seq, N, N, want);
+    assert_sane(&d, want, N);
+    const int chunks[] = {N, 7, 1};
+    char what[96];
+    for (int ci = 0; ci < 3; ci++) {
+        run_chunked(&d, d.gpu, seq, N, chunks[ci], got);
+        snprintf(what, sizeof what, "%s, prefill in steps of %d", name, chunks[ci]);
+        for (int p = 0; p < N; p++)
+            expect_same_row(&d, row_at(&d, want, p), row_at(&d, got, p), what, p, p);
+    }
+    free(want), free(got);
+    duo_free(&d);
+}
+
+static void test_prefill_chunking(void **state) {
+    (void)state;
+    check_chunking(&SMALL, &MIXED, 13, "mixed");
+    check_chunking(&WIDE, &MIXED2, 14, "wide mixed2");
+}
+
+/* Slots 40..50 overwritten by a rejected draft, then recomputed, and the
+ * sequence continued: the GPU gives what the undisturbed CPU run gave. */
+static void test_rollback(void **state) {
+    (void)state;
+    enum { N = 90 };
+    duo d = duo_create(&SMALL, &MIXED2, 14, N);
+    int32_t seq[N], draft[N];
+    make_seq(seq, N, SMALL.n_vocab, 3);
+    make_seq(draft, N, SMALL.n_vocab, 4);
+    float *ref = logits_alloc(&d, N), *got = logits_alloc(&d, N);
+    run_chunked(&d, d.cpu, seq, N, 30, ref);
+    run_chunked(&d, d.gpu, seq, 40, 40, got);
+    step_seq(d.gpu, draft, 40, 11, (float *)row_at(&d, got, 40)); /* rejected */
+    step_seq(d.gpu, seq, 40, 11, (float *)row_at(&d, got, 40));
+    for (int p = 51; p < N; p += 13) {
+        const int n = N - p < 13 ? N - p : 13;
+        step_seq(d.gpu, seq, p, n, (float *)row_at(&d, got, p));
+    }
+    for (int p = 0; p < N; p++)
+        expect_same_row(&d, row_at(&d, ref, p), row_at(&d, got, p), "rollback", p, p);
+    free(ref), free(got);
+    duo_free(&d);
+}
+
+/* 300 positions: five attention chunks of 64, the last partial. The CPU
+ * prefills in steps of 50, the GPU in steps of 64 (so chunk and step
+ * boundaries differ), then the GPU recomputes the last 12 positions one by
+ * one (rewriting their slots with the same keys). */
+static void test_long_context(void **state) {
+    (void)state;
+    enum { N = 300 };
+    duo d = duo_create(&SMALL, &MIXED, 15, MAX_SEQ);
+    int32_t seq[N];
+    make_seq(seq, N, SMALL.n_vocab, 5);
+    float *want = logits_alloc(&d, N), *got = logits_alloc(&d, N);
+    run_chunked(&d, d.cpu, seq, N, 50, want);
+    assert_sane(&d, want, N);
+    run_chunked(&d, d.gpu, seq, N, 64, got);
+    for (int p = 0; p < N; p++)
+        expect_same_row(&d, row_at(&d, want, p), row_at(&d, got, p), "300 positions", p, p);
+    for (int p = N - 12; p < N; p++) {
+        step_seq(d.gpu, seq, p, 1, got);
+        expect_same_row(&d, row_at(&d, want, p), got, "300 positions, single rows", 0, p);
+    }
+    free(want), free(got);
+    duo_free(&d);
+}
+
+/* ---- errors --------------------------------------------------------------------- */
+
+/* A KV cache the GPU cannot hold is a clear error naming the buffer and
+ * the bytes needed and free, and the GPU stays usable afterwards. 2 layers
+ * x 2^30 slots x 128 halves x 2 bytes = 512 GiB for each of K and V. */
+static void test_out_of_memory(void **state) {
+    (void)state;
+    tmodel *t = tm_create(&SMALL, &MIXED, 17);
+    sb_err err = {0};
+    krn_backend *b = krn_cuda_create(&t->m, &(krn_options){.kv_capacity = 1 << 30}, &err);
+    assert_null(b);
+    print_message("  %s\n", err.msg);
+    if (!strstr(err.msg, "out of GPU memory for the K cache") ||
+        !strstr(err.msg, "549755813888 bytes") || !strstr(err.msg, "bytes free"))
+        fail_msg("unexpected error: %s", err.msg);
+    sb_err ok = {0};
+    b = krn_cuda_create(&t->m, &(krn_options){.kv_capacity = 8}, &ok);
+    if (!b) fail_msg("krn_cuda_create after an out-of-memory error: %s", ok.msg);
+    int32_t tok = 1, pos = 0;
+    float *l = malloc((size_t)SMALL.n_vocab * sizeof *l);
+    step(b, 1, &tok, &pos, l);
+    free(l);
+    krn_destroy(b);
+    tm_free(t);
+}
+
+/* ---- main -------------------------------------------------------------------------- */
+
+/* 0 when a CUDA backend can be made; else prints why and returns 1 (no GPU,
+ * so skip) or 2 (a GPU that failed: an error). */
+static int probe_gpu(void) {
+    if (!krn_cuda_built()) {
+        printf("SKIPPED: no CUDA GPU (this build has no CUDA backend: nvcc "
+               "was not found)\n");
+        return 1;
+    }
+    const mtypes ty = uniform_types(KRN_F32, true);
+    const shape sh = {1, 32, 32, 1, 1, 32, 8};
+    /* tm_create asserts through cmocka, harmless outside a test while
+     * nothing fails; this shape always builds. */
+    tmodel *tp = tm_create(&sh, &ty, 1);
+    sb_err err = {0};
+    krn_backend *b = krn_cuda_create(&tp->m, &(krn_options){.kv_capacity = 4}, &err);
+    tm_free(tp);
+    if (b) {
+        krn_destroy(b);
+        return 0;
+    }
+    if (strstr(err.msg, "no CUDA GPU")) {
+        printf("SKIPPED: no CUDA GPU (%s)\n", err.msg);
+        return 1;
+    }
+    fprintf(stderr, "FAILED: a CUDA GPU is present but the backend cannot "
+            "start: %s\n", err.msg);
+    return 2;
+}
+
+int main(void) {
+    const int probe = probe_gpu();
+    if (probe) return probe == 1 ? 0 : 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_each_type),
+        cmocka_unit_test(test_mixed_types),
+        cmocka_unit_test(test_buckets_mixed),
+        cmocka_unit_test(test_buckets_wide_q4_k_m),
+        cmocka_unit_test(test_prefill_chunking),
+        cmocka_unit_test(test_rollback),
+        cmocka_unit_test(test_long_context),
+        cmocka_unit_test(test_out_of_memory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
