@@ -40,7 +40,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/support/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan check clean tests bench-cpu bench-tokenize test-gpu
+.PHONY: all test asan check clean tests bench-cpu bench-tokenize test-gpu test-gpu-emu
 all: $(BUILD)/sb $(BUILD)/libsb.a
 
 $(BUILD)/libsb.a: $(LIB_OBJ)
@@ -127,6 +127,27 @@ $(GPU_TEST_BIN): tests/gpu/test_cuda_backend.c $(BUILD)/libsb.a $(BUILD)/lib/lib
 
 test-gpu: $(GPU_TEST_BIN)
 	$(GPU_TEST_BIN)
+
+# A development aid for machines without a GPU (slow: minutes; never part
+# of `make test`): kernels/cuda/ built for the host against a small CUDA
+# emulator (tests/gpu/emu/), then the ports of the device helpers checked
+# against the CPU code and the test-gpu suite run on the emulated backend.
+EMU_DIR := $(BUILD)/gpu-emu
+EMU_CXXFLAGS = -std=c++17 -O2 -g -ffp-contract=off -Wall -Wno-unknown-pragmas \
+               -Itests/gpu/emu
+
+test-gpu-emu: $(BUILD)/libsb.a
+	rm -rf $(EMU_DIR)
+	python3 tests/gpu/emu/transform.py . $(EMU_DIR)/src
+	for f in $(EMU_DIR)/src/kernels/cuda/*.cpp; do \
+	    $(CXX) $(EMU_CXXFLAGS) -c -o $${f%.cpp}.o $$f || exit 1; done
+	$(CC) $(SB_CFLAGS) -c -o $(EMU_DIR)/test.o tests/gpu/test_cuda_backend.c
+	$(CXX) $(LDFLAGS) -o $(EMU_DIR)/test_cuda_backend $(EMU_DIR)/test.o \
+	    $(EMU_DIR)/src/kernels/cuda/*.o $(BUILD)/libsb.a -lcmocka $(LDLIBS)
+	$(CXX) $(EMU_CXXFLAGS) -I. $(LDFLAGS) -o $(EMU_DIR)/check_ports \
+	    tests/gpu/emu/check_ports.cpp $(BUILD)/libsb.a $(LDLIBS)
+	$(EMU_DIR)/check_ports
+	$(EMU_DIR)/test_cuda_backend
 
 asan:
 	$(MAKE) BUILD=build-asan NVCC= OPTFLAGS="-O1 -g" \

@@ -16,7 +16,10 @@ few prompts. Two references are written per model:
             reference is fp32-vs-fp64 arithmetic only.
 
 Output format (little-endian), read by tests/engine/test_reference.c:
-  magic "SBREF001", model sha256 (64 ascii hex), u32 n_prompts, then per
+  magic "SBREF002", the SHA-256 of the model's tensor data section (from the
+  aligned start of the data to the end of the file: the weights alone, so a
+  change of tokenizer metadata does not invalidate the logits; 64 ascii hex),
+  u32 n_prompts, then per
   prompt: u32 n_tokens, i32 ids[n_tokens], u32 n_vocab,
   f32 logits[n_tokens][n_vocab].
 
@@ -202,7 +205,7 @@ def emulate_engine(model, quantized):
 
 def write_refs(path, sha, runs):
     with open(path, "wb") as f:
-        f.write(b"SBREF001")
+        f.write(b"SBREF002")
         f.write(sha.encode())
         f.write(struct.pack("<I", len(runs)))
         for ids, logits in runs:
@@ -225,7 +228,7 @@ def run_prompts(model):
 def main():
     model_path, prefix = sys.argv[1], sys.argv[2]
     g = Gguf(model_path)
-    sha = hashlib.sha256(g.buf).hexdigest()
+    sha = hashlib.sha256(g.buf[g.data:]).hexdigest()
     quantized = any(t[1] not in (F32, F16) for t in g.tensors.values())
     model = build_model(g)
     write_refs(prefix + ".exact.bin", sha, run_prompts(model))
@@ -234,7 +237,7 @@ def main():
     for h in handles:
         h.remove()
     modeling_qwen2.apply_rotary_pos_emb = original_rope
-    print(f"{model_path}: sha256 {sha}, {len(PROMPTS)} prompts written")
+    print(f"{model_path}: tensor data sha256 {sha}, {len(PROMPTS)} prompts written")
 
 
 if __name__ == "__main__":

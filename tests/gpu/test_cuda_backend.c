@@ -279,7 +279,7 @@ static void assert_sane(const duo *d, const float *l, int rows) {
 
 /* ---- weight types ---------------------------------------------------------------- */
 
-/* n_single single-row steps, then a 16-row batch, then a 5-row batch in
+/* N_SINGLE single-row steps, then a 16-row batch, then a 5-row batch in
  * reverse order, on both backends: every row the same bits. */
 static void check_types(const shape *sh, const mtypes *ty, uint64_t seed,
                         const char *name) {
@@ -533,6 +533,9 @@ static int probe_gpu(void) {
 int main(void) {
     const int probe = probe_gpu();
     if (probe) return probe == 1 ? 0 : 1;
+    /* SB_TEST_FILTER=test_rollback (a glob) runs only the matching tests. */
+    const char *filter = getenv("SB_TEST_FILTER");
+    if (filter && *filter) cmocka_set_test_filter(filter);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_type),
         cmocka_unit_test(test_mixed_types),
