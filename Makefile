@@ -40,15 +40,17 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/support/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan check clean tests bench-cpu bench-tokenize test-gpu test-gpu-emu
+.PHONY: all test asan check clean tests bench-cpu bench-tokenize test-gpu
 all: $(BUILD)/sb $(BUILD)/libsb.a
 
 $(BUILD)/libsb.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	ar rcs $@ $^
 
+# sb links its libraries statically (PORTABLE_LDLIBS, below) so the binary
+# built here also runs on the GPU machine, which lacks utf8proc.
 $(BUILD)/sb: $(CLI_OBJ) $(BUILD)/libsb.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsb.a $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -107,9 +109,9 @@ test: tests $(TOKREF)/ref.bin
 # prints SKIPPED and passes where there is no GPU. The binary also runs on
 # a GPU machine without cmocka, jansson, OpenSSL or utf8proc installed:
 # libcmocka is copied into $(BUILD)/lib (found through the rpath) and the
-# others (and libstdc++, for cudart) are linked statically.
+# others (and libstdc++, for cudart) are linked statically (PORTABLE_LDLIBS).
 GPU_TEST_BIN := $(BUILD)/tests/gpu/test_cuda_backend
-GPU_LDLIBS = $(patsubst -lutf8proc,-l:libutf8proc.a,$(patsubst -lcrypto,-l:libcrypto.a,\
+PORTABLE_LDLIBS = $(patsubst -lutf8proc,-l:libutf8proc.a,$(patsubst -lcrypto,-l:libcrypto.a,\
              $(patsubst -ljansson,-l:libjansson.a,$(patsubst -lstdc++,-l:libstdc++.a,$(LDLIBS)))))
 CMOCKA_SO ?= $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libcmocka.so.0 \
              /usr/lib64/libcmocka.so.0 /usr/lib/libcmocka.so.0))
@@ -123,31 +125,10 @@ $(GPU_TEST_BIN): tests/gpu/test_cuda_backend.c $(BUILD)/libsb.a $(BUILD)/lib/lib
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a \
 	    -Wl,--as-needed -Wl,-rpath,'$$ORIGIN/../../lib' -L$(BUILD)/lib \
-	    -l:libcmocka.so.0 $(GPU_LDLIBS)
+	    -l:libcmocka.so.0 $(PORTABLE_LDLIBS)
 
 test-gpu: $(GPU_TEST_BIN)
 	$(GPU_TEST_BIN)
-
-# A development aid for machines without a GPU (slow: minutes; never part
-# of `make test`): kernels/cuda/ built for the host against a small CUDA
-# emulator (tests/gpu/emu/), then the ports of the device helpers checked
-# against the CPU code and the test-gpu suite run on the emulated backend.
-EMU_DIR := $(BUILD)/gpu-emu
-EMU_CXXFLAGS = -std=c++17 -O2 -g -ffp-contract=off -Wall -Wno-unknown-pragmas \
-               -Itests/gpu/emu
-
-test-gpu-emu: $(BUILD)/libsb.a
-	rm -rf $(EMU_DIR)
-	python3 tests/gpu/emu/transform.py . $(EMU_DIR)/src
-	for f in $(EMU_DIR)/src/kernels/cuda/*.cpp; do \
-	    $(CXX) $(EMU_CXXFLAGS) -c -o $${f%.cpp}.o $$f || exit 1; done
-	$(CC) $(SB_CFLAGS) -c -o $(EMU_DIR)/test.o tests/gpu/test_cuda_backend.c
-	$(CXX) $(LDFLAGS) -o $(EMU_DIR)/test_cuda_backend $(EMU_DIR)/test.o \
-	    $(EMU_DIR)/src/kernels/cuda/*.o $(BUILD)/libsb.a -lcmocka $(LDLIBS)
-	$(CXX) $(EMU_CXXFLAGS) -I. $(LDFLAGS) -o $(EMU_DIR)/check_ports \
-	    tests/gpu/emu/check_ports.cpp $(BUILD)/libsb.a $(LDLIBS)
-	$(EMU_DIR)/check_ports
-	$(EMU_DIR)/test_cuda_backend
 
 asan:
 	$(MAKE) BUILD=build-asan NVCC= OPTFLAGS="-O1 -g" \
