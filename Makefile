@@ -40,7 +40,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/support/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan check clean tests bench-cpu bench-tokenize test-gpu
+.PHONY: all test asan check clean tests bench-cpu bench-tokenize bench-engine test-gpu
 all: $(BUILD)/sb $(BUILD)/libsb.a
 
 $(BUILD)/libsb.a: $(LIB_OBJ)
@@ -137,6 +137,14 @@ asan:
 
 $(BUILD)/membw: bench/membw.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+
+$(BUILD)/engine_steps: bench/engine_steps.c $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
+
+# Step cost per row count (1..64) at KV depths 0 and 4096 on the GPU, for a
+# synthetic 7b-shape Q4_K_M model made on the spot (bench/engine.sh).
+bench-engine: $(BUILD)/sb $(BUILD)/engine_steps
+	BUILD=$(BUILD) bench/engine.sh
 
 # CPU decode speed of the 0.5b-shape Q4_K_M model against this machine's
 # memory-read floor (bench/cpu_decode.sh; THREADS=2 by default).

@@ -1,0 +1,135 @@
+/*
+ * engine_steps — the cost of one forward step per row count, the table the
+ * speculative loop's draft-length choice is made from (DESIGN.md §4).
+ *
+ * usage: engine_steps MODEL [--device cpu|cuda] [--depth D]... [--reps N]
+ *        [--threads N]
+ * For each KV depth D (default 0 and 4096) and each row count n in
+ * 1 2 4 8 16 24 32 48 64, runs `reps` steps of n rows at positions
+ * D..D+n-1 (rolling the cache back to D after each) and prints the median
+ * milliseconds per step, every row's logits computed. Also prints the
+ * weight bytes streamed per step and the implied bandwidth of a 1-row step.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/engine.h"
+
+enum { MAX_DEPTHS = 8 };
+static const int ROWS[] = {1, 2, 4, 8, 16, 24, 32, 48, 64};
+enum { N_ROWS = sizeof ROWS / sizeof ROWS[0] };
+
+typedef struct bench_opts {
+    const char *model;
+    eng_options eng;
+    int32_t depths[MAX_DEPTHS];
+    int n_depths;
+    int reps;
+} bench_opts;
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int parse(int argc, char **argv, bench_opts *o) {
+    o->reps = 20;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) return -1;
+        if (!strcmp(a, "--device")) o->eng.device = strcmp(v, "cuda") ? ENG_DEVICE_CPU : ENG_DEVICE_CUDA;
+        else if (!strcmp(a, "--depth") && o->n_depths < MAX_DEPTHS) o->depths[o->n_depths++] = atoi(v);
+        else if (!strcmp(a, "--reps")) o->reps = atoi(v);
+        else if (!strcmp(a, "--threads")) o->eng.n_threads = atoi(v);
+        else return -1;
+        i++;
+    }
+    if (o->n_depths == 0) {
+        o->depths[0] = 0;
+        o->depths[1] = 4096;
+        o->n_depths = 2;
+    }
+    o->model = argv[1];
+    return o->reps >= 1 ? 0 : -1;
+}
+
+/* Median ms of `reps` steps of n rows at depth d. */
+static double time_steps(eng_session *s, int32_t d, int n, int reps,
+                         const int32_t *ids, float *logits, sb_err *err) {
+    double ms[256];
+    if (reps > 256) reps = 256;
+    for (int i = -2; i < reps; i++) { /* two warm-up steps */
+        eng_session_truncate(s, d);
+        double t0 = sb_now();
+        if (eng_session_step(s, ids, n, logits, err)) return -1;
+        if (i >= 0) ms[i] = (sb_now() - t0) * 1e3;
+    }
+    qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
+    return ms[reps / 2];
+}
+
+/* Fills the cache up to depth d (in 64-row steps). */
+static int fill_to(eng_session *s, int32_t d, const int32_t *ids, float *logits,
+                   sb_err *err) {
+    eng_session_truncate(s, 0);
+    while (eng_session_length(s) < d) {
+        int n = d - eng_session_length(s) < 64 ? d - eng_session_length(s) : 64;
+        if (eng_session_step(s, ids, n, logits, err)) return -1;
+    }
+    return 0;
+}
+
+static int run(const bench_opts *o, eng_model *m, sb_err *err) {
+    int32_t max_depth = 0;
+    for (int i = 0; i < o->n_depths; i++)
+        if (o->depths[i] > max_depth) max_depth = o->depths[i];
+    eng_options eo = o->eng;
+    eo.n_ctx = max_depth + 64;
+    eng_session *s = eng_session_create(m, &eo, err);
+    if (!s) return -1;
+    int32_t ids[64];
+    for (int i = 0; i < 64; i++) ids[i] = (int32_t)(' ' + i);
+    float *logits = malloc((size_t)64 * (size_t)eng_n_vocab(m) * sizeof(float));
+    int rc = logits ? 0 : -1;
+    printf("| rows |");
+    for (int j = 0; j < N_ROWS; j++) printf(" %d |", ROWS[j]);
+    printf("\n|---|");
+    for (int j = 0; j < N_ROWS; j++) printf("---|");
+    printf("\n");
+    for (int i = 0; rc == 0 && i < o->n_depths; i++) {
+        rc = fill_to(s, o->depths[i], ids, logits, err);
+        printf("| ms, KV depth %d |", (int)o->depths[i]);
+        for (int j = 0; rc == 0 && j < N_ROWS; j++) {
+            double ms = time_steps(s, o->depths[i], ROWS[j], o->reps, ids, logits, err);
+            if (ms < 0) rc = -1;
+            else printf(" %.2f |", ms);
+            fflush(stdout);
+        }
+        printf("\n");
+    }
+    free(logits);
+    eng_session_destroy(s);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    bench_opts o = {0};
+    if (argc < 2 || parse(argc, argv, &o)) {
+        fprintf(stderr, "usage: engine_steps MODEL [--device cpu|cuda] [--depth D]... "
+                        "[--reps N] [--threads N]\n");
+        return 2;
+    }
+    sb_err err = {0};
+    eng_model *m = eng_model_load(o.model, &err);
+    if (!m) {
+        fprintf(stderr, "engine_steps: %s\n", err.msg);
+        return 1;
+    }
+    printf("model %s, device %s, median of %d steps, all rows' logits\n", o.model,
+           o.eng.device == ENG_DEVICE_CUDA ? "cuda" : "cpu", o.reps);
+    int rc = run(&o, m, &err);
+    if (rc) fprintf(stderr, "engine_steps: %s\n", err.msg);
+    eng_model_free(m);
+    return rc ? 1 : 0;
+}
