@@ -39,6 +39,9 @@ TEST_SRC := $(filter-out tests/gpu/%,$(wildcard tests/*/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_LIB_SRC := $(wildcard tests/support/*.c)
 TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(BUILD)/obj/%.o)
+# Built through pattern rules only; keep them (make would delete them as
+# intermediates and rebuild them on every run).
+.SECONDARY: $(TEST_LIB_OBJ)
 
 .PHONY: all test asan check clean tests bench-cpu bench-tokenize bench-engine test-gpu
 all: $(BUILD)/sb $(BUILD)/libsb.a
@@ -121,9 +124,9 @@ $(BUILD)/lib/libcmocka.so.0:
 	@test -n "$(CMOCKA_SO)" || { echo "test-gpu: libcmocka.so.0 not found" >&2; exit 1; }
 	cp -L $(CMOCKA_SO) $@
 
-$(GPU_TEST_BIN): tests/gpu/test_cuda_backend.c $(BUILD)/libsb.a $(BUILD)/lib/libcmocka.so.0
+$(GPU_TEST_BIN): tests/gpu/test_cuda_backend.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a $(BUILD)/lib/libcmocka.so.0
 	@mkdir -p $(@D)
-	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a \
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
 	    -Wl,--as-needed -Wl,-rpath,'$$ORIGIN/../../lib' -L$(BUILD)/lib \
 	    -l:libcmocka.so.0 $(PORTABLE_LDLIBS)
 

@@ -16,6 +16,7 @@
 
 #include "../../engine/engine.h"
 #include "../../engine/mkmodel.h"
+#include "../support/tiny_model.h"
 #include "../../engine/tokenizer_internal.h"
 
 static char dir[64];
@@ -81,22 +82,6 @@ static void job_good(eng_mk_job *job) {
     set_merges(job, merges, N_MERGES);
 }
 
-/* Writes the job, loads it, frees the job; want NULL expects success. */
-static eng_model *write_and_load(eng_mk_job *job, const char *want) {
-    sb_err err = {0};
-    if (eng_mk_job_write(job, path, &err)) fail_msg("write: %s", err.msg);
-    eng_mk_job_free(job);
-    eng_model *m = eng_model_load(path, &err);
-    unlink(path);
-    if (want) {
-        assert_null(m);
-        if (!strstr(err.msg, want))
-            fail_msg("error '%s' does not contain '%s'", err.msg, want);
-    } else if (!m) {
-        fail_msg("eng_model_load: %s", err.msg);
-    }
-    return m;
-}
 
 static int setup(void **state) {
     (void)state;
@@ -105,7 +90,7 @@ static int setup(void **state) {
     snprintf(path, sizeof path, "%s/v.gguf", dir);
     eng_mk_job job;
     job_good(&job);
-    model = write_and_load(&job, NULL);
+    model = test_job_write_and_load(&job, path, NULL);
     return 0;
 }
 
@@ -276,7 +261,7 @@ static void expect_merge_error(const char *const *m, int64_t n, const char *want
     eng_mk_job job;
     job_good(&job);
     set_merges(&job, m, n);
-    write_and_load(&job, want);
+    test_job_write_and_load(&job, path, want);
 }
 
 static void test_bad_merges(void **state) {
@@ -354,7 +339,7 @@ static void test_no_merges(void **state) {
     eng_mk_job job;
     job_good(&job);
     job.omit_key = "tokenizer.ggml.merges";
-    eng_model *m = write_and_load(&job, NULL);
+    eng_model *m = test_job_write_and_load(&job, path, NULL);
     int32_t ids[8];
     assert_int_equal(eng_tokenize(m, "hello", 5, ids, 8), 5);
     assert_int_equal(ids[0], 'h');

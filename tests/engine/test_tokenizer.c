@@ -190,34 +190,18 @@ static void set_token(eng_mk_job *job, int id, const char *text, int32_t type) {
     job->vocab.types[id] = type;
 }
 
-/* Writes the job, loads it, frees the job; want NULL expects success. */
-static eng_model *write_and_load(eng_mk_job *job, const char *want) {
-    sb_err err = {0};
-    if (eng_mk_job_write(job, path, &err)) fail_msg("write: %s", err.msg);
-    eng_mk_job_free(job);
-    eng_model *m = eng_model_load(path, &err);
-    unlink(path);
-    if (want) {
-        assert_null(m);
-        if (!strstr(err.msg, want))
-            fail_msg("error '%s' does not contain '%s'", err.msg, want);
-    } else if (!m) {
-        fail_msg("eng_model_load: %s", err.msg);
-    }
-    return m;
-}
 
 static void test_missing_byte_token(void **state) {
     (void)state;
     eng_mk_job job;
     job_init(&job);
     set_token(&job, 'A', "AA", ENG_TOKEN_NORMAL);
-    write_and_load(&job, "no token for byte 0x41");
+    test_job_write_and_load(&job, path, "no token for byte 0x41");
     /* a control token with the byte's text does not stand in for it */
     job_init(&job);
     set_token(&job, 'z', "zz", ENG_TOKEN_NORMAL);
     set_token(&job, 300, "z", ENG_TOKEN_CONTROL);
-    write_and_load(&job, "no token for byte 0x7a");
+    test_job_write_and_load(&job, path, "no token for byte 0x7a");
 }
 
 static void test_normal_token_not_byte_form(void **state) {
@@ -225,13 +209,13 @@ static void test_normal_token_not_byte_form(void **state) {
     eng_mk_job job;
     job_init(&job);
     set_token(&job, 300, "\xe4\xb8\x80", ENG_TOKEN_NORMAL); /* U+4E00 */
-    write_and_load(&job, "token 300");
+    test_job_write_and_load(&job, path, "token 300");
     job_init(&job);
     set_token(&job, 301, "a b", ENG_TOKEN_NORMAL); /* raw space: unmapped */
-    write_and_load(&job, "not in GPT-2 byte-to-unicode form");
+    test_job_write_and_load(&job, path, "not in GPT-2 byte-to-unicode form");
     job_init(&job);
     set_token(&job, 302, "\xc4", ENG_TOKEN_NORMAL); /* truncated UTF-8 */
-    write_and_load(&job, "token 302");
+    test_job_write_and_load(&job, path, "token 302");
 }
 
 /* Multi-byte tokens decode; special and user-defined ones stay literal
@@ -244,7 +228,7 @@ static void test_decoding(void **state) {
     set_token(&job, 301, "<tool call>", ENG_TOKEN_USER_DEFINED);
     set_token(&job, 302, "\xc4\xa0", ENG_TOKEN_NORMAL); /* a second " " */
     set_token(&job, 303, "\xc3\xa9", ENG_TOKEN_NORMAL); /* "é" = byte 0xe9 */
-    eng_model *m = write_and_load(&job, NULL);
+    eng_model *m = test_job_write_and_load(&job, path, NULL);
     int64_t len;
     const char *b = eng_token_bytes(m, 300, &len);
     assert_int_equal(len, 7);
@@ -268,7 +252,7 @@ static void test_bad_token_type(void **state) {
     eng_mk_job job;
     job_init(&job);
     job.vocab.types[7] = 9;
-    write_and_load(&job, "'tokenizer.ggml.token_type'[7] is 9");
+    test_job_write_and_load(&job, path, "'tokenizer.ggml.token_type'[7] is 9");
 }
 
 /* A tokenizer model other than gpt2 is refused: its strings are not in

@@ -26,159 +26,29 @@
 #include <string.h>
 
 #include "../../kernels/kernels.h"
+#include "../support/mem_model.h"
 
-enum { MAX_LAYER = 2, MAX_BUFS = 64, MAX_SEQ = 320 };
+enum { MAX_SEQ = 320 };
 
-/* ---- tiny models ----------------------------------------------------------- */
-
-typedef struct shape {
-    int n_layer, n_embd, n_ff, n_head, n_head_kv, hd, n_vocab;
-} shape;
+/* ---- tiny models (tests/support/mem_model.h) ------------------------------ */
 
 /* SMALL is test_cpu_forward.c's shape. WIDE has rows of 40 to 72 blocks, so
  * lanes own several blocks each (a lane-order bug shows only there), head
  * dim 128 with 4 query heads per KV head, and a vocabulary that leaves the
  * last block of output warps partly empty. */
-static const shape SMALL = {2, 256, 512, 4, 2, 64, 300};
-static const shape WIDE = {2, 1280, 2304, 4, 1, 128, 517};
+static const tm_shape WIDE = {2, 1280, 2304, 4, 1, 128, 517};
+#define SMALL TM_SMALL
 
-typedef struct mtypes {
-    krn_type embd, out, q, k, v, o, gate, up, down;
-    bool tied; /* output = tok_embd (out ignored) */
-} mtypes;
-
-typedef struct tmodel {
-    shape s;
-    krn_model m;
-    krn_layer layers[MAX_LAYER];
-    void *bufs[MAX_BUFS]; /* owned */
-    int n_bufs;
-} tmodel;
-
-static float uni(uint64_t seed, uint64_t a, uint64_t b) {
-    return 2.0f * sb_unit_open(sb_hash3(seed, a, b)) - 1.0f;
-}
-
-static void *tm_alloc(tmodel *t, size_t n) {
-    assert_true(t->n_bufs < MAX_BUFS);
-    void *p = malloc(n);
-    assert_non_null(p);
-    return t->bufs[t->n_bufs++] = p;
-}
-
-/* Q4_1 / Q5_1, which krn_quantize_row does not make: per 32 weights
- * d = (max - min) / (2^bits - 1), m = min (as halves), codes rounded. */
-static void quantize_min_row(bool five, const float *x, uint8_t *dst, int64_t n) {
-    const int top = five ? 31 : 15, bb = five ? 24 : 20;
-    for (int64_t b = 0; b < n / 32; b++) {
-        const float *xb = x + b * 32;
-        uint8_t *o = dst + b * bb;
-        float lo = xb[0], hi = xb[0];
-        for (int i = 1; i < 32; i++) lo = fminf(lo, xb[i]), hi = fmaxf(hi, xb[i]);
-        const uint16_t dh = krn_fp32_to_fp16((hi - lo) / (float)top);
-        const uint16_t mh = krn_fp32_to_fp16(lo);
-        const float d = krn_fp16_to_fp32(dh), m = krn_fp16_to_fp32(mh);
-        int c[32];
-        for (int i = 0; i < 32; i++) {
-            float v = d > 0.0f ? rintf((xb[i] - m) / d) : 0.0f;
-            c[i] = v < 0.0f ? 0 : v > (float)top ? top : (int)v;
-        }
-        o[0] = (uint8_t)(dh & 0xFF), o[1] = (uint8_t)(dh >> 8);
-        o[2] = (uint8_t)(mh & 0xFF), o[3] = (uint8_t)(mh >> 8);
-        uint8_t *qs = o + (five ? 8 : 4);
-        uint32_t qh = 0;
-        for (int i = 0; i < 16; i++) {
-            qs[i] = (uint8_t)((c[i] & 0x0F) | ((c[i + 16] & 0x0F) << 4));
-            qh |= (uint32_t)((c[i] >> 4) & 1) << i;
-            qh |= (uint32_t)((c[i + 16] >> 4) & 1) << (i + 16);
-        }
-        if (five)
-            for (int k = 0; k < 4; k++) o[4 + k] = (uint8_t)(qh >> (8 * k));
-    }
-}
-
-/* A (ne1, ne0) matrix of uniform(-scale, scale) weights stored as `type`. */
-static krn_tensor tm_matrix(tmodel *t, krn_type type, int64_t ne0, int64_t ne1,
-                            float scale, uint64_t seed) {
-    uint64_t row_bytes;
-    assert_true(krn_row_bytes(type, ne0, &row_bytes));
-    uint8_t *data = tm_alloc(t, row_bytes * (size_t)ne1);
-    float *row = malloc((size_t)ne0 * sizeof *row);
-    assert_non_null(row);
-    for (int64_t o = 0; o < ne1; o++) {
-        for (int64_t i = 0; i < ne0; i++) row[i] = scale * uni(seed, (uint64_t)o, (uint64_t)i);
-        uint8_t *dst = data + (size_t)o * row_bytes;
-        if (type == KRN_Q4_1 || type == KRN_Q5_1)
-            quantize_min_row(type == KRN_Q5_1, row, dst, ne0);
-        else
-            assert_true(krn_quantize_row(type, row, dst, ne0));
-    }
-    free(row);
-    return (krn_tensor){.type = type, .ne0 = ne0, .ne1 = ne1, .data = data};
-}
-
-/* An f32 vector: center + spread * uniform(-1, 1). */
-static krn_tensor tm_vector(tmodel *t, int64_t n, float center, float spread,
-                            uint64_t seed) {
-    float *v = tm_alloc(t, (size_t)n * sizeof *v);
-    for (int64_t i = 0; i < n; i++) v[i] = center + spread * uni(seed, 0, (uint64_t)i);
-    return (krn_tensor){.type = KRN_F32, .ne0 = n, .ne1 = 1, .data = v};
-}
-
-static tmodel *tm_create(const shape *sh, const mtypes *ty, uint64_t seed) {
-    tmodel *t = calloc(1, sizeof *t);
-    assert_non_null(t);
-    assert_true(sh->n_layer <= MAX_LAYER);
-    t->s = *sh;
-    const int64_t e = sh->n_embd, f = sh->n_ff;
-    const int64_t qd = (int64_t)sh->n_head * sh->hd, kvd = (int64_t)sh->n_head_kv * sh->hd;
-    /* uniform(-s, s) has variance s^2/3: s = sqrt(3/n_in) keeps unit scale. */
-    const float se = sqrtf(3.0f / (float)e), sq = sqrtf(3.0f / (float)qd);
-    const float sf = sqrtf(3.0f / (float)f);
-    t->m = (krn_model){.n_layer = sh->n_layer, .n_embd = sh->n_embd, .n_ff = sh->n_ff,
-                       .n_head = sh->n_head, .n_head_kv = sh->n_head_kv,
-                       .head_dim = sh->hd, .n_vocab = sh->n_vocab,
-                       .rope_base = 10000.0f, .rms_eps = 1e-6f, .layers = t->layers};
-    t->m.tok_embd = tm_matrix(t, ty->embd, e, sh->n_vocab, 1.0f, seed + 1);
-    t->m.output = ty->tied ? t->m.tok_embd
-                           : tm_matrix(t, ty->out, e, sh->n_vocab, se, seed + 2);
-    t->m.output_norm = tm_vector(t, e, 1.0f, 0.2f, seed + 3);
-    for (int il = 0; il < sh->n_layer; il++) {
-        krn_layer *l = &t->layers[il];
-        const uint64_t s = seed + 100 * (uint64_t)(il + 1);
-        l->attn_norm = tm_vector(t, e, 1.0f, 0.2f, s + 1);
-        l->ffn_norm = tm_vector(t, e, 1.0f, 0.2f, s + 2);
-        l->wq = tm_matrix(t, ty->q, e, qd, se, s + 3);
-        l->wk = tm_matrix(t, ty->k, e, kvd, se, s + 4);
-        l->wv = tm_matrix(t, ty->v, e, kvd, se, s + 5);
-        l->wo = tm_matrix(t, ty->o, qd, e, sq, s + 6);
-        l->bq = tm_vector(t, qd, 0.0f, 0.3f, s + 7);
-        l->bk = tm_vector(t, kvd, 0.0f, 0.3f, s + 8);
-        l->bv = tm_vector(t, kvd, 0.0f, 0.3f, s + 9);
-        l->w_gate = tm_matrix(t, ty->gate, e, f, se, s + 10);
-        l->w_up = tm_matrix(t, ty->up, e, f, se, s + 11);
-        l->w_down = tm_matrix(t, ty->down, f, e, sf, s + 12);
-    }
-    return t;
-}
-
-static void tm_free(tmodel *t) {
-    for (int i = 0; i < t->n_bufs; i++) free(t->bufs[i]);
-    free(t);
-}
 
 /* Every type in one model, untied. */
-static const mtypes MIXED = {.embd = KRN_BF16, .out = KRN_F16, .q = KRN_Q4_K,
+static const tm_types MIXED = {.embd = KRN_BF16, .out = KRN_F16, .q = KRN_Q4_K,
                              .k = KRN_Q6_K, .v = KRN_Q8_0, .o = KRN_Q5_0,
                              .gate = KRN_F32, .up = KRN_Q4_1, .down = KRN_Q5_K};
 /* The rest of the types, and Q4_K_M's pairing (Q6_K beside Q4_K). */
-static const mtypes MIXED2 = {.embd = KRN_Q5_1, .out = KRN_Q6_K, .q = KRN_Q4_0,
+static const tm_types MIXED2 = {.embd = KRN_Q5_1, .out = KRN_Q6_K, .q = KRN_Q4_0,
                               .k = KRN_Q5_1, .v = KRN_Q6_K, .o = KRN_Q4_K,
                               .gate = KRN_F16, .up = KRN_BF16, .down = KRN_Q6_K};
 
-static mtypes uniform_types(krn_type ty, bool tied) {
-    return (mtypes){ty, ty, ty, ty, ty, ty, ty, ty, ty, tied};
-}
 
 /* ---- the two backends --------------------------------------------------------- */
 
@@ -188,7 +58,7 @@ typedef struct duo {
     size_t row_bytes; /* bytes of one row of logits */
 } duo;
 
-static duo duo_create(const shape *sh, const mtypes *ty, uint64_t seed, int32_t cap) {
+static duo duo_create(const tm_shape *sh, const tm_types *ty, uint64_t seed, int32_t cap) {
     duo d = {.t = tm_create(sh, ty, seed)};
     sb_err err = {0};
     const krn_options opt = {.n_threads = 2, .kv_capacity = cap};
@@ -281,7 +151,7 @@ static void assert_sane(const duo *d, const float *l, int rows) {
 
 /* N_SINGLE single-row steps, then a 16-row batch, then a 5-row batch in
  * reverse order, on both backends: every row the same bits. */
-static void check_types(const shape *sh, const mtypes *ty, uint64_t seed,
+static void check_types(const tm_shape *sh, const tm_types *ty, uint64_t seed,
                         const char *name) {
     enum { N_SINGLE = 12, N = N_SINGLE + 16 + 5 };
     duo d = duo_create(sh, ty, seed, 64);
@@ -319,7 +189,7 @@ static void test_each_type(void **state) {
                               KRN_Q5_0, KRN_Q5_1, KRN_Q8_0, KRN_Q4_K, KRN_Q5_K,
                               KRN_Q6_K};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-        const mtypes ty = uniform_types(types[i], i % 3 == 0);
+        const tm_types ty = tm_uniform_types(types[i], i % 3 == 0);
         char name[48];
         snprintf(name, sizeof name, "all %s%s", krn_type_name(types[i]),
                  i % 3 == 0 ? " (tied)" : "");
@@ -347,7 +217,7 @@ enum { SEQ_LEN = 100 };
  * batch the GPU fills the slots it will write with other tokens (a
  * rejected draft), so rows that failed to see each other's fresh keys
  * would read those and differ. */
-static void check_buckets(const shape *sh, const mtypes *ty, uint64_t seed,
+static void check_buckets(const tm_shape *sh, const tm_types *ty, uint64_t seed,
                           const char *name) {
     const int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
                          24, 32, 48, 64};
@@ -389,7 +259,7 @@ static void test_buckets_mixed(void **state) {
 
 static void test_buckets_wide_q4_k_m(void **state) {
     (void)state;
-    mtypes ty = uniform_types(KRN_Q4_K, false);
+    tm_types ty = tm_uniform_types(KRN_Q4_K, false);
     ty.v = ty.down = ty.out = KRN_Q6_K; /* Q4_K_M's choices */
     check_buckets(&WIDE, &ty, 12, "wide q4_K_M");
 }
@@ -398,7 +268,7 @@ static void test_buckets_wide_q4_k_m(void **state) {
 
 /* A 64-token prompt in one step, in chunks of 7 and token by token on the
  * GPU: every position the same bits as the CPU's one-step prefill. */
-static void check_chunking(const shape *sh, const mtypes *ty, uint64_t seed,
+static void check_chunking(const tm_shape *sh, const tm_types *ty, uint64_t seed,
                            const char *name) {
     enum { N = 64 };
     duo d = duo_create(sh, ty, seed, N);
@@ -509,8 +379,8 @@ static int probe_gpu(void) {
                "was not found)\n");
         return 1;
     }
-    const mtypes ty = uniform_types(KRN_F32, true);
-    const shape sh = {1, 32, 32, 1, 1, 32, 8};
+    const tm_types ty = tm_uniform_types(KRN_F32, true);
+    const tm_shape sh = {1, 32, 32, 1, 1, 32, 8};
     /* tm_create asserts through cmocka, harmless outside a test while
      * nothing fails; this shape always builds. */
     tmodel *tp = tm_create(&sh, &ty, 1);

@@ -20,102 +20,25 @@
 #include <unistd.h>
 
 #include "../../kernels/backend_impl.h" /* krn_model_check */
+#include "../support/mem_model.h"
 
 enum {
     N_LAYER = 2, N_EMBD = 256, N_FF = 512, N_HEAD = 4, N_HEAD_KV = 2, HD = 64,
-    N_VOCAB = 300, CAP = 160, MAX_BUFS = 64,
+    N_VOCAB = 300, CAP = 160,
 };
 
-/* ---- tiny models ------------------------------------------------------------ */
+/* ---- tiny models (tests/support/mem_model.h, shape TM_SMALL) ------------- */
 
-typedef struct mtypes {
-    krn_type embd, out, q, k, v, o, gate, up, down;
-    bool tied; /* output = tok_embd (out ignored) */
-} mtypes;
-
-typedef struct tmodel {
-    krn_model m;
-    krn_layer layers[N_LAYER];
-    void *bufs[MAX_BUFS]; /* owned */
-    int n_bufs;
-} tmodel;
-
-static float uni(uint64_t seed, uint64_t a, uint64_t b) {
-    return 2.0f * sb_unit_open(sb_hash3(seed, a, b)) - 1.0f;
+/* The constants above are TM_SMALL's, spelled out for the float64 reference
+ * below; test_shape_constants checks they agree. */
+static tmodel *tm_small(const tm_types *ty, uint64_t seed) {
+    return tm_create(&TM_SMALL, ty, seed);
 }
 
-static void *tm_alloc(tmodel *t, size_t n) {
-    assert_true(t->n_bufs < MAX_BUFS);
-    return t->bufs[t->n_bufs++] = malloc(n);
-}
-
-/* A (ne1, ne0) matrix of uniform(-scale, scale) weights stored as `type`. */
-static krn_tensor tm_matrix(tmodel *t, krn_type type, int64_t ne0, int64_t ne1,
-                            float scale, uint64_t seed) {
-    uint64_t row_bytes;
-    assert_true(krn_row_bytes(type, ne0, &row_bytes));
-    char *data = tm_alloc(t, row_bytes * (size_t)ne1);
-    float *row = malloc((size_t)ne0 * 4);
-    for (int64_t o = 0; o < ne1; o++) {
-        for (int64_t i = 0; i < ne0; i++) row[i] = scale * uni(seed, (uint64_t)o, (uint64_t)i);
-        assert_true(krn_quantize_row(type, row, data + (size_t)o * row_bytes, ne0));
-    }
-    free(row);
-    return (krn_tensor){.type = type, .ne0 = ne0, .ne1 = ne1, .data = data};
-}
-
-/* An f32 vector: center + spread * uniform(-1, 1). */
-static krn_tensor tm_vector(tmodel *t, int64_t n, float center, float spread,
-                            uint64_t seed) {
-    float *v = tm_alloc(t, (size_t)n * 4);
-    for (int64_t i = 0; i < n; i++) v[i] = center + spread * uni(seed, 0, (uint64_t)i);
-    return (krn_tensor){.type = KRN_F32, .ne0 = n, .ne1 = 1, .data = v};
-}
-
-static tmodel *tm_create(const mtypes *ty, uint64_t seed) {
-    tmodel *t = calloc(1, sizeof *t);
-    const int64_t qd = N_HEAD * HD, kvd = N_HEAD_KV * HD;
-    /* uniform(-s, s) has variance s^2/3: s = sqrt(3/n_in) keeps unit scale. */
-    const float se = sqrtf(3.0f / N_EMBD), sq = sqrtf(3.0f / qd), sf = sqrtf(3.0f / N_FF);
-    t->m = (krn_model){.n_layer = N_LAYER, .n_embd = N_EMBD, .n_ff = N_FF,
-                       .n_head = N_HEAD, .n_head_kv = N_HEAD_KV, .head_dim = HD,
-                       .n_vocab = N_VOCAB, .rope_base = 10000.0f, .rms_eps = 1e-6f,
-                       .layers = t->layers};
-    t->m.tok_embd = tm_matrix(t, ty->embd, N_EMBD, N_VOCAB, 1.0f, seed + 1);
-    t->m.output = ty->tied ? t->m.tok_embd
-                           : tm_matrix(t, ty->out, N_EMBD, N_VOCAB, se, seed + 2);
-    t->m.output_norm = tm_vector(t, N_EMBD, 1.0f, 0.2f, seed + 3);
-    for (int il = 0; il < N_LAYER; il++) {
-        krn_layer *l = &t->layers[il];
-        const uint64_t s = seed + 100 * (uint64_t)(il + 1);
-        l->attn_norm = tm_vector(t, N_EMBD, 1.0f, 0.2f, s + 1);
-        l->ffn_norm = tm_vector(t, N_EMBD, 1.0f, 0.2f, s + 2);
-        l->wq = tm_matrix(t, ty->q, N_EMBD, qd, se, s + 3);
-        l->wk = tm_matrix(t, ty->k, N_EMBD, kvd, se, s + 4);
-        l->wv = tm_matrix(t, ty->v, N_EMBD, kvd, se, s + 5);
-        l->wo = tm_matrix(t, ty->o, qd, N_EMBD, sq, s + 6);
-        l->bq = tm_vector(t, qd, 0.0f, 0.3f, s + 7);
-        l->bk = tm_vector(t, kvd, 0.0f, 0.3f, s + 8);
-        l->bv = tm_vector(t, kvd, 0.0f, 0.3f, s + 9);
-        l->w_gate = tm_matrix(t, ty->gate, N_EMBD, N_FF, se, s + 10);
-        l->w_up = tm_matrix(t, ty->up, N_EMBD, N_FF, se, s + 11);
-        l->w_down = tm_matrix(t, ty->down, N_FF, N_EMBD, sf, s + 12);
-    }
-    return t;
-}
-
-static void tm_free(tmodel *t) {
-    for (int i = 0; i < t->n_bufs; i++) free(t->bufs[i]);
-    free(t);
-}
-
-static const mtypes MIXED = {.embd = KRN_BF16, .out = KRN_F16, .q = KRN_Q4_K,
+static const tm_types MIXED = {.embd = KRN_BF16, .out = KRN_F16, .q = KRN_Q4_K,
                              .k = KRN_Q6_K, .v = KRN_Q8_0, .o = KRN_Q5_0,
                              .gate = KRN_F32, .up = KRN_Q4_K, .down = KRN_Q6_K};
 
-static mtypes uniform_types(krn_type ty, bool tied) {
-    return (mtypes){ty, ty, ty, ty, ty, ty, ty, ty, ty, tied};
-}
 
 /* ---- running ----------------------------------------------------------------- */
 
@@ -186,9 +109,9 @@ enum { SEQ_LEN = 100 };
  * (a rejected draft), so a batch that failed to make its rows see each
  * other's fresh keys would read those and differ. Every other batch runs
  * its rows in reverse order. */
-static void check_buckets(const mtypes *ty, int n_threads, const int *sizes,
+static void check_buckets(const tm_types *ty, int n_threads, const int *sizes,
                           int n_sizes) {
-    tmodel *t = tm_create(ty, 11);
+    tmodel *t = tm_small(ty, 11);
     krn_backend *b = backend(t, n_threads);
     int32_t seq[SEQ_LEN], junk[SEQ_LEN], pos[KRN_MAX_ROWS], tok[KRN_MAX_ROWS];
     make_seq(seq, SEQ_LEN, 1);
@@ -226,7 +149,7 @@ static void test_buckets_mixed(void **state) {
  * sizes (the sanitizer run's time budget). */
 static void test_buckets_q4_k_tied(void **state) {
     (void)state;
-    mtypes ty = uniform_types(KRN_Q4_K, true);
+    tm_types ty = tm_uniform_types(KRN_Q4_K, true);
     ty.embd = ty.out = KRN_Q6_K; /* Q4_K_M's choice for the tied embedding */
     const int sizes[] = {3, 16, 24, 64};
     check_buckets(&ty, 3, sizes, 4);
@@ -238,7 +161,7 @@ static void test_buckets_q4_k_tied(void **state) {
  * 3 and 8 threads (and 0, meaning 1) give the same bits. */
 static void test_thread_counts(void **state) {
     (void)state;
-    tmodel *t = tm_create(&MIXED, 12);
+    tmodel *t = tm_small(&MIXED, 12);
     int32_t seq[80];
     make_seq(seq, 80, 2);
     const int threads[] = {1, 2, 3, 8, 0};
@@ -260,8 +183,8 @@ static void test_thread_counts(void **state) {
 
 /* An n-token prompt in one step, in chunks of 7 (when n > 7), and token by
  * token: the same logits for every position. */
-static void check_chunking(const mtypes *ty, int n, uint64_t seed) {
-    tmodel *t = tm_create(ty, seed);
+static void check_chunking(const tm_types *ty, int n, uint64_t seed) {
+    tmodel *t = tm_small(ty, seed);
     krn_backend *b = backend(t, 2);
     int32_t seq[64];
     make_seq(seq, n, seed);
@@ -284,7 +207,7 @@ static void test_prefill_chunking(void **state) {
     check_chunking(&MIXED, 64, 13);
     const krn_type types[] = {KRN_Q8_0, KRN_Q4_K, KRN_Q6_K, KRN_Q5_0, KRN_F32};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-        mtypes ty = uniform_types(types[i], i == 0);
+        tm_types ty = tm_uniform_types(types[i], i == 0);
         check_chunking(&ty, 16, 20 + i);
     }
 }
@@ -293,7 +216,7 @@ static void test_prefill_chunking(void **state) {
  * continuing, gives what an undisturbed run gave. */
 static void test_rollback(void **state) {
     (void)state;
-    tmodel *t = tm_create(&MIXED, 14);
+    tmodel *t = tm_small(&MIXED, 14);
     krn_backend *b = backend(t, 2);
     int32_t seq[90], draft[90];
     make_seq(seq, 90, 3);
@@ -326,7 +249,7 @@ static void expect_refused(krn_backend *b, const krn_batch *batch, const char *w
  * slots still match the undisturbed run. */
 static void test_bad_batches(void **state) {
     (void)state;
-    tmodel *t = tm_create(&MIXED, 15);
+    tmodel *t = tm_small(&MIXED, 15);
     krn_backend *b = backend(t, 2);
     int32_t seq[20];
     make_seq(seq, 20, 5);
@@ -386,7 +309,7 @@ static void expect_create_fails(const krn_model *m, int32_t cap, const char *wha
 /* One bad field at a time; each refusal names it. */
 static void test_create_refuses_bad_models(void **state) {
     (void)state;
-    tmodel *t = tm_create(&MIXED, 16);
+    tmodel *t = tm_small(&MIXED, 16);
     krn_layer saved = t->layers[1];
     krn_model m = t->m;
     sb_err err = {0};
@@ -441,7 +364,7 @@ static void test_create_out_of_memory(void **state) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     skip();
 #else
-    tmodel *t = tm_create(&MIXED, 17);
+    tmodel *t = tm_small(&MIXED, 17);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -599,9 +522,9 @@ static double worst_rel(const float *got, const double *want, int rows) {
  *     largest value per element, through 2 layers; measured 2e-2 at most
  *     over these seeds and types: allow 5e-2. A structural bug (a wrong
  *     head, position or slot) costs O(1). */
-static void check_vs_double(const mtypes *ty, double tol, uint64_t seed) {
+static void check_vs_double(const tm_types *ty, double tol, uint64_t seed) {
     enum { N = 80 };
-    tmodel *t = tm_create(ty, seed);
+    tmodel *t = tm_small(ty, seed);
     krn_backend *b = backend(t, 2);
     int32_t seq[N];
     make_seq(seq, N, seed);
@@ -619,19 +542,26 @@ static void check_vs_double(const mtypes *ty, double tol, uint64_t seed) {
 
 static void test_vs_double_f32(void **state) {
     (void)state;
-    mtypes ty = uniform_types(KRN_F32, false);
+    tm_types ty = tm_uniform_types(KRN_F32, false);
     check_vs_double(&ty, 2e-4, 30);
 }
 
 static void test_vs_double_mixed(void **state) {
     (void)state;
     check_vs_double(&MIXED, 5e-2, 31);
-    mtypes ty = uniform_types(KRN_Q8_0, true);
+    tm_types ty = tm_uniform_types(KRN_Q8_0, true);
     check_vs_double(&ty, 5e-2, 32);
+}
+
+static void test_shape_constants(void **state) {
+    (void)state;
+    const tm_shape want = {N_LAYER, N_EMBD, N_FF, N_HEAD, N_HEAD_KV, HD, N_VOCAB};
+    assert_memory_equal(&TM_SMALL, &want, sizeof want);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shape_constants),
         cmocka_unit_test(test_buckets_mixed),
         cmocka_unit_test(test_buckets_q4_k_tied),
         cmocka_unit_test(test_thread_counts),

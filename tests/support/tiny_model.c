@@ -1,5 +1,13 @@
 #include "tiny_model.h"
 
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "../../engine/mkmodel.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,4 +99,21 @@ const char *test_vocab_model_path(const char *json_path) {
 
 eng_model *test_vocab_model_load(const char *json_path) {
     return test__load(test_vocab_model_path(json_path), __func__);
+}
+
+eng_model *test_job_write_and_load(struct eng_mk_job *job, const char *path,
+                                   const char *want) {
+    sb_err err = {0};
+    if (eng_mk_job_write(job, path, &err)) fail_msg("write: %s", err.msg);
+    eng_mk_job_free(job);
+    eng_model *m = eng_model_load(path, &err);
+    unlink(path);
+    if (want) {
+        assert_null(m);
+        if (!strstr(err.msg, want))
+            fail_msg("error '%s' does not contain '%s'", err.msg, want);
+    } else if (!m) {
+        fail_msg("eng_model_load: %s", err.msg);
+    }
+    return m;
 }
