@@ -1,7 +1,7 @@
 // attention.cu — each query head against the fp16 KV cache, in fixed chunks.
 //
 // CPU reference: kernels/cpu/attention.c, whose header states the contract
-// this kernel performs step by step (fp32, each operation rounded as
+// these kernels perform step by step (fp32, each operation rounded as
 // written; fp16 keys and values widened exactly; krn_exp is the port in
 // canon_math.cuh):
 //   1. score_t = lane_sum_d(q_d * k_t[d]) * (1 / sqrt(hd))
@@ -11,6 +11,16 @@
 //   3. merge left to right: M' = max, a = exp(M - M'), b = exp(m_b - M'),
 //      L = L*a + l_b*b, ACC[d] = ACC[d]*a + acc_b[d]*b
 //   4. out[d] = ACC[d] / L
+//
+// Split-KV (the default): krn_cuda_attn_chunk_kernel computes step 1 and 2
+// for every (row, chunk, head) in parallel and stores each chunk's
+// (m, l, acc[hd]) — or, when the row has a single chunk, step 4 directly;
+// krn_cuda_attn_merge_kernel then performs steps 3 and 4 per (row, head),
+// chunk 0, 1, 2, ... strictly in order. Which block computed a chunk, and
+// when, cannot change its bits: a chunk's sequence reads only its own slots.
+// When the chunk states of all rows do not fit the scratch at once, the
+// chunks go in batches, the merge carrying (M, L, ACC) from one batch to the
+// next in memory — the same sequence, only paused.
 #include "canon_math.cuh"
 #include "cuda_backend.h"
 
@@ -18,7 +28,226 @@ extern "C" {
 #include "../cpu/cpu.h" /* KRN_ATTN_CHUNK, the contract's constant */
 }
 
-enum { KRN_CUDA__ATTN_THREADS = 128 };
+enum { KRN_CUDA__ATTN_THREADS = 128, KRN_CUDA__CHUNK_THREADS = 128 };
+
+// ==== split-KV ==================================================================
+
+struct krn_cuda__chunk_p {
+    const float *q;
+    const uint16_t *k, *v;      // the layer's slabs
+    const int32_t *pos;
+    float *out;                 // used when final
+    float *part;                // chunk states
+    int32_t n_head, n_head_kv, hd;
+    int32_t group;              // query heads per KV head
+    int32_t hpc, hsplit;        // heads per block, blocks per KV head
+    int32_t c0, nbatch;         // this launch: chunks c0 .. c0 + nbatch - 1
+    int final_;                 // every row has one chunk: write out[]
+    int quant;                  // final_ and hd % 32 == 0: also write xq
+    krn_cuda_act xq;
+};
+
+// Floats of shared memory of a chunk block with hpc heads.
+static size_t krn_cuda__chunk_smem(int32_t hd, int32_t hpc) {
+    return ((size_t)KRN_ATTN_CHUNK * (size_t)(hd + 1) + (size_t)hpc * (size_t)hd +
+            (size_t)hpc * KRN_ATTN_CHUNK + 2 * (size_t)hpc) * sizeof(float);
+}
+
+// dst[s][d] (row stride ks) = src[s][d] (row stride src_stride halves)
+// widened exactly, for slots s < n and d < hd; the block's threads walk the
+// n * hd elements in order, consecutive threads on consecutive d.
+static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
+                                                           const uint16_t *src,
+                                                           int64_t src_stride, int n,
+                                                           int hd) {
+    int s = (int)threadIdx.x / hd, d = (int)threadIdx.x % hd;
+    while (s < n) {
+        dst[s * ks + d] = half_to_float(src[(int64_t)s * src_stride + d]);
+        d += (int)blockDim.x;
+        while (d >= hd) {
+            d -= hd;
+            s++;
+        }
+    }
+}
+
+// Grid (nbatch, n_head_kv * hsplit, n_rows), 128 threads: block (x, y, r)
+// takes chunk c = c0 + x of row r (slots 64c .. min(64c + 63, pos[r])) for
+// query heads hs*hpc .. of KV head y / hsplit. Shared memory: the chunk's
+// keys, then its values, widened to fp32 (kv[slot][hd + 1]: the odd stride
+// puts the 32 slots a warp reads at one d in 32 banks), the heads' q, their
+// scores/p and (m, l).
+//   Scores: one thread per (head, slot) computes the 32 lane partials
+//   itself (lane l: d = l, l+32, ... in order from 0.0f) and folds them
+//   (off = 16 .. 1, partial[l] + partial[l + off]) — the lane sum — then
+//   multiplies by scale.
+//   m: one thread per head scans the chunk's scores in slot order, keeping
+//   the first and replacing it by each strictly greater one.
+//   p_t = exp(score_t - m): one thread per (head, slot).
+//   l: one thread per head, slot order from 0.0f.
+//   acc[d]: one thread per (head, d), slot order from 0.0f.
+__global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
+    extern __shared__ float sm[];
+    const int r = blockIdx.z, tid = threadIdx.x;
+    const int kvh = blockIdx.y / a.hsplit, hs = blockIdx.y % a.hsplit;
+    const int32_t c = a.c0 + (int32_t)blockIdx.x;
+    const int32_t n_keys = a.pos[r] + 1, t0 = c * KRN_ATTN_CHUNK;
+    if (t0 >= n_keys) return; // block-uniform: before any barrier
+    const int n = n_keys - t0 < KRN_ATTN_CHUNK ? n_keys - t0 : KRN_ATTN_CHUNK;
+    const int hd = a.hd, ks = hd + 1;
+    const int h0 = kvh * a.group + hs * a.hpc;
+    const int nh = a.group - hs * a.hpc < a.hpc ? a.group - hs * a.hpc : a.hpc;
+    if (nh <= 0) return;
+    const int64_t q_dim = (int64_t)a.n_head * hd, kv_dim = (int64_t)a.n_head_kv * hd;
+    float *kv = sm, *qs = sm + KRN_ATTN_CHUNK * ks, *p = qs + a.hpc * hd,
+          *st = p + a.hpc * KRN_ATTN_CHUNK;
+    for (int e = tid; e < nh * hd; e += blockDim.x)
+        qs[e] = a.q[r * q_dim + (int64_t)h0 * hd + e];
+    const uint16_t *kb = a.k + (int64_t)t0 * kv_dim + (int64_t)kvh * hd;
+    krn_cuda__stage_f16(kv, ks, kb, kv_dim, n, hd);
+    const float scale = fdiv(1.0f, __fsqrt_rn(i2f(hd)));
+    __syncthreads();
+    for (int task = tid; task < nh * KRN_ATTN_CHUNK; task += blockDim.x) {
+        const int i = task / KRN_ATTN_CHUNK, s = task % KRN_ATTN_CHUNK;
+        if (s >= n) continue;
+        const float *qi = qs + i * hd, *ki = kv + s * ks;
+        float lane[32];
+#pragma unroll
+        for (int l = 0; l < 32; l++) lane[l] = 0.0f;
+        for (int d0 = 0; d0 < hd; d0 += 32) {
+#pragma unroll
+            for (int l = 0; l < 32; l++)
+                if (d0 + l < hd) lane[l] = fadd(lane[l], fmul(qi[d0 + l], ki[d0 + l]));
+        }
+        // off = 16, 8, 4, 2, 1: lane[l] = lane[l] + lane[l + off], l < off
+#pragma unroll
+        for (int l = 0; l < 16; l++) lane[l] = fadd(lane[l], lane[l + 16]);
+#pragma unroll
+        for (int l = 0; l < 8; l++) lane[l] = fadd(lane[l], lane[l + 8]);
+#pragma unroll
+        for (int l = 0; l < 4; l++) lane[l] = fadd(lane[l], lane[l + 4]);
+#pragma unroll
+        for (int l = 0; l < 2; l++) lane[l] = fadd(lane[l], lane[l + 2]);
+        lane[0] = fadd(lane[0], lane[1]);
+        p[i * KRN_ATTN_CHUNK + s] = fmul(lane[0], scale);
+    }
+    __syncthreads(); // scores done: kv may take the values
+    const uint16_t *vb = a.v + (int64_t)t0 * kv_dim + (int64_t)kvh * hd;
+    krn_cuda__stage_f16(kv, ks, vb, kv_dim, n, hd);
+    if (tid < nh) {
+        const float *pi = p + tid * KRN_ATTN_CHUNK;
+        float m = pi[0];
+        for (int s = 1; s < n; s++)
+            if (pi[s] > m) m = pi[s];
+        st[2 * tid] = m;
+    }
+    __syncthreads();
+    for (int task = tid; task < nh * KRN_ATTN_CHUNK; task += blockDim.x) {
+        const int i = task / KRN_ATTN_CHUNK, s = task % KRN_ATTN_CHUNK;
+        if (s < n) p[task] = krn_cuda_exp(fsub(p[task], st[2 * i]));
+    }
+    __syncthreads();
+    if (tid < nh) {
+        const float *pi = p + tid * KRN_ATTN_CHUNK;
+        float l = 0.0f;
+        for (int s = 0; s < n; s++) l = fadd(l, pi[s]);
+        st[2 * tid + 1] = l;
+    }
+    __syncthreads();
+    for (int task = tid; task < nh * hd; task += blockDim.x) {
+        const int i = task / hd, d = task - i * hd;
+        const float *pi = p + i * KRN_ATTN_CHUNK;
+        float acc = 0.0f;
+        for (int s = 0; s < n; s++) acc = fadd(acc, fmul(pi[s], kv[s * ks + d]));
+        const int h = h0 + i;
+        if (a.final_) {
+            const float o = fdiv(acc, st[2 * i + 1]);
+            a.out[r * q_dim + (int64_t)h * hd + d] = o;
+            // hd % 32 == 0: the warp's 32 tasks are one head's d = 32k ..
+            // 32k + 31, one quantization block of the row (all in the loop
+            // or all out of it), lane l holding element 32k + l.
+            if (a.quant) {
+                const int64_t e = (int64_t)h * hd + d, b = e / KRN_QBLOCK;
+                quantize_act_lane(o, a.xq.q + (int64_t)r * a.xq.q_stride + b * KRN_QBLOCK,
+                                  a.xq.c + (int64_t)r * a.xq.c_stride + b, tid & 31);
+            }
+        } else {
+            float *ps = a.part + ((int64_t)(r * a.n_head + h) * a.nbatch + (c - a.c0)) * (hd + 2);
+            ps[2 + d] = acc;
+            if (d == 0) {
+                ps[0] = st[2 * i];
+                ps[1] = st[2 * i + 1];
+            }
+        }
+    }
+}
+
+struct krn_cuda__merge_p {
+    const int32_t *pos;
+    const float *part;
+    float *run, *out;
+    int32_t n_head, hd, c0, nbatch;
+    int quant;                  // hd % 32 == 0: also write xq
+    krn_cuda_act xq;
+};
+
+// Grid (n_head, n_rows), threads >= hd: thread d merges ACC[d]; every thread
+// forms the same (M, L, a, b) sequence itself (the same operations on the
+// same values: the same bits). Chunks c0 .. c0 + nbatch - 1 of the row,
+// in order; the running state starts at chunk 0's (m, l, acc) or is
+// carried in `run` from the previous batch, and the row's last batch writes
+// out[d] = ACC[d] / L.
+__global__ void krn_cuda_attn_merge_kernel(const krn_cuda__merge_p a) {
+    const int h = blockIdx.x, r = blockIdx.y, d = threadIdx.x;
+    const int32_t nc = (a.pos[r] + KRN_ATTN_CHUNK) / KRN_ATTN_CHUNK; // chunks of the row
+    if (a.c0 >= nc) return; // finished in an earlier batch
+    const int hd = a.hd;
+    const int64_t rh = (int64_t)r * a.n_head + h;
+    const float *base = a.part + rh * a.nbatch * (hd + 2);
+    float *run = a.run + rh * (hd + 2);
+    float M, L, ACC = 0.0f;
+    int32_t c = a.c0;
+    if (c == 0) {
+        M = base[0];
+        L = base[1];
+        if (d < hd) ACC = base[2 + d];
+        c = 1;
+    } else {
+        M = run[0];
+        L = run[1];
+        if (d < hd) ACC = run[2 + d];
+    }
+    __syncthreads(); // every thread has read run[0], run[1] before they change
+    const int32_t c1 = a.c0 + a.nbatch < nc ? a.c0 + a.nbatch : nc;
+    for (; c < c1; c++) {
+        const float *b = base + (int64_t)(c - a.c0) * (hd + 2);
+        const float mb = b[0], lb = b[1];
+        const float mm = M > mb ? M : mb;
+        const float ea = krn_cuda_exp(fsub(M, mm)), eb = krn_cuda_exp(fsub(mb, mm));
+        L = fadd(fmul(L, ea), fmul(lb, eb));
+        if (d < hd) ACC = fadd(fmul(ACC, ea), fmul(b[2 + d], eb));
+        M = mm;
+    }
+    if (c1 == nc) {
+        const float o = fdiv(ACC, L);
+        if (d < hd) a.out[r * (int64_t)a.n_head * hd + (int64_t)h * hd + d] = o;
+        // hd % 32 == 0 (and blockDim == hd): warp w holds d = 32w .. 32w + 31,
+        // one quantization block of the row.
+        if (a.quant) {
+            const int64_t b = ((int64_t)h * hd + d) / KRN_QBLOCK;
+            quantize_act_lane(o, a.xq.q + (int64_t)r * a.xq.q_stride + b * KRN_QBLOCK,
+                              a.xq.c + (int64_t)r * a.xq.c_stride + b, d & 31);
+        }
+    } else {
+        if (d < hd) run[2 + d] = ACC;
+        if (d == 0) {
+            run[0] = M;
+            run[1] = L;
+        }
+    }
+}
+
+// ==== ref: the first kernel =======================================================
 
 // Grid (n_rows, n_head), 128 threads; dynamic shared memory q[hd], acc[hd],
 // p[64]. Scores: warp w takes slots w, w+4, ... of the chunk; lane l adds
@@ -83,13 +312,25 @@ __global__ void krn_cuda_attn_kernel(krn_cuda_attn a) {
         a.out[r * q_dim + (int64_t)h * hd + d] = fdiv(acc[d], L);
 }
 
-int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
-    if (a->n_rows < 1 || a->n_rows > KRN_MAX_ROWS || a->head_dim < 2 ||
-        a->n_head < 1 || a->n_head_kv < 1 || a->n_head % a->n_head_kv)
-        return sb_err_set(err, __func__, "n_rows %d, head_dim %d, heads %d/%d: "
-                          "expected 1..%d rows, head_dim >= 2, n_head_kv "
-                          "dividing n_head", a->n_rows, (int)a->head_dim,
-                          (int)a->n_head, (int)a->n_head_kv, KRN_MAX_ROWS);
+// ==== launchers ==================================================================
+
+static int krn_cuda__attn_optin = 48 * 1024; // set by krn_cuda_attention_setup
+
+int krn_cuda_attention_setup(int32_t head_dim, int32_t group, sb_err *err) {
+    int dev = 0, optin = 0;
+    if (KRN_CUDA_CHECK(cudaGetDevice(&dev), err) ||
+        KRN_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                              dev), err))
+        return -1;
+    krn_cuda__attn_optin = optin;
+    size_t need = krn_cuda__chunk_smem(head_dim, group);
+    if (need > (size_t)optin) need = (size_t)optin;
+    return KRN_CUDA_CHECK(cudaFuncSetAttribute(krn_cuda_attn_chunk_kernel,
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               (int)need), err);
+}
+
+static int krn_cuda__attention_ref(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     const size_t smem = (2 * (size_t)a->head_dim + KRN_ATTN_CHUNK) * sizeof(float);
     if (smem > 48 * 1024)
         return sb_err_set(err, __func__, "head_dim %d needs %zu bytes of shared "
@@ -98,4 +339,88 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     const dim3 grid((unsigned)a->n_rows, (unsigned)a->n_head);
     krn_cuda_attn_kernel<<<grid, KRN_CUDA__ATTN_THREADS, smem, s>>>(*a);
     return KRN_CUDA_LAUNCHED("krn_cuda_attn_kernel", err);
+}
+
+int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
+    if (a->n_rows < 1 || a->n_rows > KRN_MAX_ROWS || a->head_dim < 2 ||
+        a->n_head < 1 || a->n_head_kv < 1 || a->n_head % a->n_head_kv || a->max_keys < 1)
+        return sb_err_set(err, __func__, "n_rows %d, head_dim %d, heads %d/%d: "
+                          "expected 1..%d rows, head_dim >= 2, n_head_kv "
+                          "dividing n_head", a->n_rows, (int)a->head_dim,
+                          (int)a->n_head, (int)a->n_head_kv, KRN_MAX_ROWS);
+    if (a->mode == 1) return krn_cuda__attention_ref(a, s, err);
+    const int32_t hd = a->head_dim, group = a->n_head / a->n_head_kv;
+    const int32_t nc = (a->max_keys + KRN_ATTN_CHUNK - 1) / KRN_ATTN_CHUNK;
+    // Heads per block: all of a KV head's group when that already makes
+    // enough blocks; fewer (more blocks) for a few short rows. Never more
+    // than the shared memory allows.
+    int32_t hpc = group;
+    const int64_t blocks = (int64_t)a->n_rows * a->n_head_kv * nc;
+    while (hpc > 1 && blocks * ((group + hpc - 1) / hpc) < 256) hpc = (hpc + 1) / 2;
+    while (hpc > 1 && krn_cuda__chunk_smem(hd, hpc) > (size_t)krn_cuda__attn_optin)
+        hpc = (hpc + 1) / 2;
+    const size_t smem = krn_cuda__chunk_smem(hd, hpc);
+    if (smem > (size_t)krn_cuda__attn_optin || hd > 1024)
+        return sb_err_set(err, __func__, "head_dim %d needs %zu bytes of shared "
+                          "memory; the GPU allows %d", (int)hd, smem, krn_cuda__attn_optin);
+    const int32_t hsplit = (group + hpc - 1) / hpc;
+    krn_cuda__chunk_p cp;
+    cp.q = a->q;
+    cp.k = a->k_cache;
+    cp.v = a->v_cache;
+    cp.pos = a->pos;
+    cp.out = a->out;
+    cp.part = a->part;
+    cp.n_head = a->n_head;
+    cp.n_head_kv = a->n_head_kv;
+    cp.hd = hd;
+    cp.group = group;
+    cp.hpc = hpc;
+    cp.hsplit = hsplit;
+    // The kernels can quantize out when every head is whole blocks.
+    const int quant = a->xq && hd % KRN_QBLOCK == 0 &&
+                      (int64_t)a->n_head * hd <= a->xq->q_stride;
+    cp.quant = 0;
+    if (quant) cp.xq = *a->xq;
+    const dim3 block(KRN_CUDA__CHUNK_THREADS);
+    if (nc == 1) { // every row's keys are one chunk: no merge
+        cp.c0 = 0;
+        cp.nbatch = 1;
+        cp.final_ = 1;
+        cp.quant = quant;
+        const dim3 grid(1u, (unsigned)(a->n_head_kv * hsplit), (unsigned)a->n_rows);
+        krn_cuda_attn_chunk_kernel<<<grid, block, smem, s>>>(cp);
+        return KRN_CUDA_LAUNCHED("krn_cuda_attn_chunk_kernel", err) ? -1 : quant;
+    }
+    const int64_t per_batch = a->slots / ((int64_t)a->n_rows * a->n_head);
+    if (per_batch < 1)
+        return sb_err_set(err, __func__, "attention scratch of %lld chunk states "
+                          "is too small", (long long)a->slots);
+    const int32_t nbatch = per_batch < nc ? (int32_t)per_batch : nc;
+    krn_cuda__merge_p mp;
+    mp.pos = a->pos;
+    mp.part = a->part;
+    mp.run = a->run;
+    mp.out = a->out;
+    mp.n_head = a->n_head;
+    mp.hd = hd;
+    mp.nbatch = nbatch;
+    mp.quant = quant;
+    if (quant) mp.xq = *a->xq;
+    const unsigned mthreads = (unsigned)((hd + 31) / 32 * 32);
+    cp.final_ = 0;
+    cp.nbatch = nbatch;
+    for (int32_t c0 = 0; c0 < nc; c0 += nbatch) {
+        cp.c0 = c0;
+        mp.c0 = c0;
+        const int32_t nb_here = nc - c0 < nbatch ? nc - c0 : nbatch;
+        const dim3 grid((unsigned)nb_here, (unsigned)(a->n_head_kv * hsplit),
+                        (unsigned)a->n_rows);
+        krn_cuda_attn_chunk_kernel<<<grid, block, smem, s>>>(cp);
+        if (KRN_CUDA_LAUNCHED("krn_cuda_attn_chunk_kernel", err)) return -1;
+        krn_cuda_attn_merge_kernel<<<dim3((unsigned)a->n_head, (unsigned)a->n_rows),
+                                     mthreads, 0, s>>>(mp);
+        if (KRN_CUDA_LAUNCHED("krn_cuda_attn_merge_kernel", err)) return -1;
+    }
+    return quant;
 }

@@ -52,8 +52,13 @@ typedef struct krn_cuda__buf {
     void **ptr;
     uint64_t bytes;
     const char *what;
-    const void *upload;     // host bytes to copy in, or NULL
+    const void *upload;     // host bytes to copy in (the first upload_bytes;
+    uint64_t upload_bytes;  // the rest is zeroed), or NULL
 } krn_cuda__buf;
+
+// Bytes after every weight matrix: the matmul kernels read 16-byte aligned
+// windows around a row's bytes, up to 15 bytes past the last row.
+enum { KRN_CUDA__WEIGHT_PAD = 64 };
 
 static bool krn_cuda__mat_bytes(const krn_tensor *t, uint64_t *row, uint64_t *all) {
     return krn_row_bytes(t->type, t->ne0, row) &&
@@ -68,6 +73,18 @@ static void krn_cuda__dims(krn_cuda *c, const krn_model *m) {
     c->max_in = c->n_embd;
     if (c->q_dim > c->max_in) c->max_in = c->q_dim;
     if (c->n_ff > c->max_in) c->max_in = c->n_ff;
+    c->xq.q_stride = c->max_in;
+    c->xq.c_stride = (c->max_in / KRN_QBLOCK + 1) & ~(int64_t)1;
+}
+
+// Chunk states of split-KV attention: a one-row step at the full capacity
+// in one pass, and at least 16 chunks (1024 keys) per pass for 64 rows.
+static void krn_cuda__attn_slots(krn_cuda *c, const krn_model *m, int32_t cap) {
+    const int64_t chunks = ((int64_t)cap + KRN_ATTN_CHUNK - 1) / KRN_ATTN_CHUNK;
+    int64_t slots = (int64_t)m->n_head * chunks;
+    const int64_t wide = (int64_t)KRN_MAX_ROWS * m->n_head * 16;
+    if (slots < wide) slots = wide;
+    c->attn_slots = slots;
 }
 
 // ---- allocation -------------------------------------------------------------
@@ -112,10 +129,13 @@ static int krn_cuda__alloc(krn_cuda *c, const krn_cuda__buf *b, uint64_t total,
     }
     if (krn_cuda__track(c, p, err)) return -1;
     *b->ptr = p;
-    if (b->upload)
-        return KRN_CUDA_CHECK(cudaMemcpy(p, b->upload, (size_t)b->bytes,
-                                         cudaMemcpyHostToDevice), err);
-    return KRN_CUDA_CHECK(cudaMemset(p, 0, (size_t)b->bytes), err);
+    const uint64_t up = b->upload ? b->upload_bytes : 0;
+    if (up && KRN_CUDA_CHECK(cudaMemcpy(p, b->upload, (size_t)up,
+                                        cudaMemcpyHostToDevice), err))
+        return -1;
+    return up == b->bytes ? 0
+                          : KRN_CUDA_CHECK(cudaMemset((uint8_t *)p + up, 0,
+                                                      (size_t)(b->bytes - up)), err);
 }
 
 // ---- the plan: every buffer, in allocation order ------------------------------
@@ -128,7 +148,7 @@ typedef struct krn_cuda__plan {
 } krn_cuda__plan;
 
 static void krn_cuda__add(krn_cuda__plan *p, void **ptr, uint64_t bytes,
-                          const char *what, const void *upload) {
+                          const char *what, const void *upload, uint64_t upload_bytes) {
     if (p->overflow) return;
     if (p->n == p->cap) {
         const int cap = p->cap ? 2 * p->cap : 64;
@@ -138,24 +158,29 @@ static void krn_cuda__add(krn_cuda__plan *p, void **ptr, uint64_t bytes,
         p->cap = cap;
     }
     if (!sb_add_u64(p->total, bytes, &p->total) || p->total > SIZE_MAX) p->overflow = true;
-    const krn_cuda__buf b = {ptr, bytes ? bytes : 1, what, upload};
+    const krn_cuda__buf b = {ptr, bytes ? bytes : 1, what, upload, upload_bytes};
     p->bufs[p->n++] = b;
 }
 
-// A weight matrix: its file bytes, uploaded unchanged.
+// A weight matrix: its file bytes, uploaded unchanged, then
+// KRN_CUDA__WEIGHT_PAD zero bytes.
 static void krn_cuda__add_mat(krn_cuda__plan *p, krn_cuda_mat *d, const krn_tensor *t,
                               const char *what) {
     uint64_t all = 0;
     d->type = t->type;
     d->ne0 = t->ne0;
     d->ne1 = t->ne1;
-    if (!krn_cuda__mat_bytes(t, &d->row_bytes, &all)) { p->overflow = true; return; }
-    krn_cuda__add(p, (void **)&d->data, all, what, t->data);
+    if (!krn_cuda__mat_bytes(t, &d->row_bytes, &all) || all > UINT64_MAX - 64) {
+        p->overflow = true;
+        return;
+    }
+    krn_cuda__add(p, (void **)&d->data, all + KRN_CUDA__WEIGHT_PAD, what, t->data, all);
 }
 
 static void krn_cuda__add_vec(krn_cuda__plan *p, const float **d, const krn_tensor *t,
                               const char *what) {
-    krn_cuda__add(p, (void **)d, (uint64_t)t->ne0 * sizeof(float), what, t->data);
+    const uint64_t bytes = (uint64_t)t->ne0 * sizeof(float);
+    krn_cuda__add(p, (void **)d, bytes, what, t->data, bytes);
 }
 
 // Scratch of `per_row` elements of `elem` bytes for KRN_MAX_ROWS rows.
@@ -163,7 +188,7 @@ static void krn_cuda__add_rows(krn_cuda__plan *p, void **d, uint64_t per_row,
                                uint64_t elem, const char *what) {
     uint64_t b = 0;
     if (!sb_mul_u64(per_row, elem * KRN_MAX_ROWS, &b)) { p->overflow = true; return; }
-    krn_cuda__add(p, d, b, what, NULL);
+    krn_cuda__add(p, d, b, what, NULL, 0);
 }
 
 static void krn_cuda__plan_state(krn_cuda__plan *p, krn_cuda *c, const krn_model *m,
@@ -174,10 +199,10 @@ static void krn_cuda__plan_state(krn_cuda__plan *p, krn_cuda *c, const krn_model
         p->overflow = true;
         return;
     }
-    krn_cuda__add(p, (void **)&c->k_cache, kv, "K cache", NULL);
-    krn_cuda__add(p, (void **)&c->v_cache, kv, "V cache", NULL);
-    krn_cuda__add(p, (void **)&c->rope_cos, rope, "RoPE cos table", NULL);
-    krn_cuda__add(p, (void **)&c->rope_sin, rope, "RoPE sin table", NULL);
+    krn_cuda__add(p, (void **)&c->k_cache, kv, "K cache", NULL, 0);
+    krn_cuda__add(p, (void **)&c->v_cache, kv, "V cache", NULL, 0);
+    krn_cuda__add(p, (void **)&c->rope_cos, rope, "RoPE cos table", NULL, 0);
+    krn_cuda__add(p, (void **)&c->rope_sin, rope, "RoPE sin table", NULL, 0);
     const uint64_t f = sizeof(float);
     krn_cuda__add_rows(p, (void **)&c->tokens, 1, sizeof(int32_t), "token ids");
     krn_cuda__add_rows(p, (void **)&c->pos, 1, sizeof(int32_t), "positions");
@@ -190,8 +215,17 @@ static void krn_cuda__plan_state(krn_cuda__plan *p, krn_cuda *c, const krn_model
     krn_cuda__add_rows(p, (void **)&c->g, (uint64_t)c->n_ff, f, "gate rows");
     krn_cuda__add_rows(p, (void **)&c->u, (uint64_t)c->n_ff, f, "up rows");
     krn_cuda__add_rows(p, (void **)&c->logits, (uint64_t)m->n_vocab, f, "logit rows");
-    krn_cuda__add_rows(p, (void **)&c->xq, (uint64_t)(c->max_in / KRN_QBLOCK),
-                       sizeof(krn_act_block), "quantized rows");
+    krn_cuda__add_rows(p, (void **)&c->xq.q, (uint64_t)c->xq.q_stride, 1,
+                       "quantized rows");
+    krn_cuda__add_rows(p, (void **)&c->xq.c, (uint64_t)c->xq.c_stride, sizeof(float2),
+                       "quantized row scales");
+    // Split-KV attention: chunk states, and a running state per (row, head),
+    // each (head_dim + 2) floats.
+    const uint64_t st = (uint64_t)m->head_dim + 2;
+    krn_cuda__add(p, (void **)&c->attn_part, (uint64_t)c->attn_slots * st * f,
+                  "attention chunk states", NULL, 0);
+    krn_cuda__add_rows(p, (void **)&c->attn_run, (uint64_t)m->n_head * st, f,
+                       "attention running states");
 }
 
 static void krn_cuda__plan_weights(krn_cuda__plan *p, krn_cuda *c, const krn_model *m) {
@@ -292,7 +326,14 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
     c->base.kv_capacity = opt->kv_capacity;
     c->device = device;
     krn_cuda__dims(c, model);
-    if (KRN_CUDA_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), err) ||
+    krn_cuda__attn_slots(c, model, opt->kv_capacity);
+    {
+        const char *e = getenv("SB_CUDA_ATTN");
+        c->cfg.attn = e && !strcmp(e, "ref") ? 1 : 0;
+    }
+    if (krn_cuda_matmul_setup(&c->cfg, device, err) ||
+        krn_cuda_attention_setup(model->head_dim, model->n_head / model->n_head_kv, err) ||
+        KRN_CUDA_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), err) ||
         krn_cuda__alloc_all(c, model, opt->kv_capacity, err) ||
         krn_cuda__upload_rope(c, model, opt->kv_capacity, err) ||
         // The uploads and memsets ran on the legacy default stream, which

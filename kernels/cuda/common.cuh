@@ -63,19 +63,18 @@ static __device__ __forceinline__ float warp_max_nonneg(float v) {
 // is exact in any order; a NaN never wins, as in the CPU's `a > amax` scan
 // from 0), id = 127 / amax (0 when amax is 0), q = rint(x * id) clamped to
 // [-127, 127] in float (NaN gives 0), d = amax / 127, sum = Σ q (exact).
-static __device__ __forceinline__ void quantize_act_lane(float v, krn_act_block *o,
-                                                         int lane) {
+// Writes the code to q[lane] and, from lane 0, {d, (float)sum} to *c
+// (krn_cuda_act's layout; the conversion of |sum| <= 4064 is exact).
+static __device__ __forceinline__ void quantize_act_lane(float v, int8_t *q,
+                                                         float2 *c, int lane) {
     const float a = fabsf(v);
     const float amax = warp_max_nonneg(a > 0.0f ? a : 0.0f);
     const float id = amax != 0.0f ? fdiv(127.0f, amax) : 0.0f;
     const float r = rintf(fmul(v, id));
-    const int q = r > 127.0f ? 127 : r < -127.0f ? -127 : !(r == r) ? 0 : (int)r;
-    o->q[lane] = (int8_t)q;
-    const int sum = warp_sum_int(q);
-    if (lane == 0) {
-        o->d = fdiv(amax, 127.0f);
-        o->sum = sum;
-    }
+    const int qi = r > 127.0f ? 127 : r < -127.0f ? -127 : !(r == r) ? 0 : (int)r;
+    q[lane] = (int8_t)qi;
+    const int sum = warp_sum_int(qi);
+    if (lane == 0) *c = make_float2(fdiv(amax, 127.0f), i2f(sum));
 }
 
 // ---- little-endian bytes -----------------------------------------------------

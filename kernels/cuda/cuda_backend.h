@@ -32,10 +32,38 @@ typedef struct krn_cuda_layer {
     const float *bq, *bk, *bv;          // (q_dim), (kv_dim), (kv_dim) device
 } krn_cuda_layer;
 
+// A batch of quantized activation rows (krn_quantize_act of each row), as
+// the matmuls read them: row r's int8 codes at q + r * q_stride (16-byte
+// aligned, block j at byte 32 j) and its per-block {dx, (float)s} at
+// c + r * c_stride + j. (float)s is exact (|s| <= 32 * 127), so storing it
+// as a float changes no value of the contract.
+typedef struct krn_cuda_act {
+    int8_t *q;
+    float2 *c;
+    int64_t q_stride, c_stride; // q_stride a multiple of 32, c_stride even
+} krn_cuda_act;
+
+// Kernel choices, fixed at create time (environment, for bisecting on the
+// device; every choice gives the same bits):
+//   SB_CUDA_MM=auto|gemv|ref   quantized matmul: auto = GEMV below
+//                              SB_CUDA_MMA_MIN_ROWS rows (default 8) and the
+//                              int8 tensor-core kernel from there; gemv =
+//                              GEMV for every row count; ref = the first,
+//                              simple kernel (one warp per output)
+//   SB_CUDA_ATTN=split|ref     attention: split-KV (chunks in parallel, then
+//                              a merge) or the first one-block-per-head kernel
+typedef struct krn_cuda_cfg {
+    int mm;            // 0 auto, 1 gemv, 2 ref
+    int mma_min_rows;  // auto: the tensor-core kernel from this many rows
+    int mma_stages;    // 2 (double-buffered) or 1 (small shared memory); 0 none
+    int attn;          // 0 split, 1 ref
+} krn_cuda_cfg;
+
 typedef struct krn_cuda {
     krn_backend base;          // first: a krn_cuda * is a krn_backend *
     cudaStream_t stream;       // owned
     int device;
+    krn_cuda_cfg cfg;
     int64_t n_embd, n_ff, q_dim, kv_dim, max_in;
     krn_cuda_layer *layers;    // n_layer entries, host, owned
     krn_cuda_mat tok_embd, output;
@@ -53,7 +81,10 @@ typedef struct krn_cuda {
     float *att;                // (64, q_dim) attention output
     float *g, *u;              // (64, n_ff) each; g then holds silu(g)*u
     float *logits;             // (64, n_vocab)
-    krn_act_block *xq;         // (64, max_in/32) a matmul's quantized input
+    krn_cuda_act xq;           // (64, max_in) a matmul's quantized input
+    float *attn_part;          // split-KV chunk states, attn_slots of them,
+    float *attn_run;           // and (64, n_head) running states, each
+    int64_t attn_slots;        // (head_dim + 2) floats: m, l, acc[head_dim]
 } krn_cuda;
 
 // ---- launchers (each checks its shapes and the launch; -1 fills err) ------
@@ -64,11 +95,11 @@ int krn_cuda_embed(const krn_cuda_mat *tok, const int32_t *tokens, int n_rows,
 
 // rmsnorm.cu: y[r] = rmsnorm(x[r]) * w, and its quantization into xq.
 int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
-                           int64_t n, int n_rows, float *y, krn_act_block *xq,
+                           int64_t n, int n_rows, float *y, const krn_cuda_act *xq,
                            cudaStream_t s, sb_err *err);
 
 // quantize.cu: xq[r] = krn_quantize_act(x[r]) for rows of n floats.
-int krn_cuda_quantize(const float *x, int64_t n, int n_rows, krn_act_block *xq,
+int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_act *xq,
                       cudaStream_t s, sb_err *err);
 
 // matmul.cu: y[r*ldy + o] = W[o,:]·x_r (+ bias[o]) or y + W[o,:]·x_r
@@ -77,7 +108,7 @@ int krn_cuda_quantize(const float *x, int64_t n, int n_rows, krn_act_block *xq,
 typedef struct krn_cuda_mm {
     const krn_cuda_mat *w;
     const float *x;             // (n_rows, w->ne0)
-    const krn_act_block *xq;    // (n_rows, w->ne0 / 32)
+    const krn_cuda_act *xq;     // (n_rows, w->ne0) quantized
     const float *bias;          // (w->ne1) or NULL
     bool accumulate;
     float *y;
@@ -85,7 +116,15 @@ typedef struct krn_cuda_mm {
     int n_rows;
 } krn_cuda_mm;
 
-int krn_cuda_matmul(const krn_cuda_mm *mm, cudaStream_t s, sb_err *err);
+// Runs mm[0..n-1] (n <= 3), which read the same input: consecutive entries
+// of one quantized type and input width share a launch. Each output is the
+// same bits as its own krn_cuda_matmul would give.
+int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
+                    cudaStream_t s, sb_err *err);
+
+// matmul.cu: the kernel choices this device allows (cfg->mma_stages), and
+// the shared-memory limits the tensor-core kernels need, set once.
+int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, int device, sb_err *err);
 
 // rope.cu: RoPE on q and k at pos[r], then K and V as fp16 into slot pos[r]
 // of layer il's cache.
@@ -110,13 +149,24 @@ typedef struct krn_cuda_attn {
     float *out;                 // (n_rows, n_head*head_dim)
     int32_t n_head, n_head_kv, head_dim;
     int n_rows;
+    int32_t max_keys;           // >= pos[r] + 1 for every row (host-known)
+    float *part, *run;          // split-KV scratch (krn_cuda fields)
+    int64_t slots;
+    int mode;                   // krn_cuda_cfg.attn
+    const krn_cuda_act *xq;     // if set, out's quantization may be written too
 } krn_cuda_attn;
 
+// Returns -1 on error, else 1 when it also wrote xq (krn_quantize_act of
+// each out row), 0 when the caller must quantize.
 int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err);
+// attention.cu: shared-memory limits of the split-KV kernel for head_dim,
+// set once at create time.
+int krn_cuda_attention_setup(int32_t head_dim, int32_t group, sb_err *err);
 
-// ffn.cu: g = silu(g) * u over n_rows rows of n elements.
-int krn_cuda_swiglu(float *g, const float *u, int64_t n, int n_rows,
-                    cudaStream_t s, sb_err *err);
+// ffn.cu: g = silu(g) * u over n_rows rows of n elements, and
+// xq[r] = krn_quantize_act(g[r]).
+int krn_cuda_swiglu_quant(float *g, const float *u, int64_t n, int n_rows,
+                          const krn_cuda_act *xq, cudaStream_t s, sb_err *err);
 
 // forward.cu: the step (called with a batch krn_forward checked).
 int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err);

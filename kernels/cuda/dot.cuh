@@ -12,10 +12,11 @@
 //     v = dx * (d_j * (float)I)                             (no min), or
 //     v = dx * ((d_j * (float)I) - (m_j * (float)s))        (HAS_MIN),
 // each operation rounded, as krn_dot_q.
+// x: the activation block's 32 codes (16-byte aligned) and {dx, (float)s}.
 template <bool HAS_MIN>
 static __device__ __forceinline__ float block_value_q(const krn_cuda_wblock *w,
-                                                      const krn_act_block *x) {
-    const int *xw = (const int *)x->q; // 4-aligned: q is at offset 8
+                                                      const int8_t *xq, float2 xc) {
+    const int *xw = (const int *)xq;
     int lo = 0, hi = 0;
 #pragma unroll
     for (int k = 0; k < 4; k++) {
@@ -24,8 +25,8 @@ static __device__ __forceinline__ float block_value_q(const krn_cuda_wblock *w,
     }
     const int I = w->mul_lo * lo + w->mul_hi * hi;
     float v = fmul(w->d, i2f(I));
-    if (HAS_MIN) v = fsub(v, fmul(w->m, i2f(x->sum)));
-    return fmul(x->d, v);
+    if (HAS_MIN) v = fsub(v, fmul(w->m, xc.y));
+    return fmul(xc.x, v);
 }
 
 // Float block: Σ_{i=0..31} w_i * x_i, added in order i = 0..31 from 0.0f,

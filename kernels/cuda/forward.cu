@@ -5,31 +5,36 @@
 //   x = embedding rows                                   embed.cu
 //   per layer:
 //     h = rmsnorm(x, attn_norm), quantized               rmsnorm.cu
-//     q = Wq·h + bq; k = Wk·h + bk; v = Wv·h + bv         matmul.cu
+//     q = Wq·h + bq; k = Wk·h + bk; v = Wv·h + bv         matmul.cu (one launch)
 //     RoPE on q, k; K, V as fp16 into slot pos[r]         rope.cu
 //     att = attention over slots 0..pos[r]                attention.cu
-//     x = x + Wo·quant(att)                               quantize.cu, matmul.cu
+//     x = x + Wo·quant(att)     (att quantized by attention.cu when
+//                                head_dim % 32 == 0, else quantize.cu)
 //     h = rmsnorm(x, ffn_norm), quantized
-//     g = Wgate·h, u = Wup·h; g = silu(g) * u             ffn.cu
+//     g = Wgate·h, u = Wup·h (one launch)
+//     g = silu(g)*u, and quant(g)                         ffn.cu
 //     x = x + Wdown·quant(g)
 //   logits = Woutput·rmsnorm(x, output_norm)
 //
 // Launches on one stream run in order, so every row's K/V of a layer is in
 // the cache before any row attends (rows of one batch see each other, as on
-// the CPU). Token ids and positions are read from device memory, so the
-// same launches could be captured once per row bucket as a CUDA graph.
+// the CPU). Token ids and positions are read from device memory; only the
+// attention launches' shape follows the host-known longest row (max_keys),
+// so a CUDA graph per row bucket would size those by the KV capacity
+// instead (chunk blocks past a row's keys exit at once).
 #include "cuda_backend.h"
 
-// Adds one matmul reading x (float rows) / c->xq (their quantization).
-static int krn_cuda__mm(const krn_cuda *c, int n, const krn_cuda_mat *w,
-                        const float *x, const float *bias, bool accumulate,
-                        float *y, int64_t ldy, sb_err *err) {
-    const krn_cuda_mm mm = {w, x, c->xq, bias, accumulate, y, ldy, n};
-    return krn_cuda_matmul(&mm, c->stream, err);
+// One matmul reading x (float rows) / c->xq (their quantization).
+static krn_cuda_mm krn_cuda__mm(const krn_cuda *c, int n, const krn_cuda_mat *w,
+                                const float *x, const float *bias, bool accumulate,
+                                float *y, int64_t ldy) {
+    const krn_cuda_mm mm = {w, x, &c->xq, bias, accumulate, y, ldy, n};
+    return mm;
 }
 
+// q, k and v read the same h (and share a launch when their types agree).
 static int krn_cuda__attention_block(const krn_cuda *c, int n, int32_t il,
-                                     sb_err *err) {
+                                     int32_t max_keys, sb_err *err) {
     const krn_model *m = c->base.model;
     const krn_cuda_layer *l = &c->layers[il];
     const int64_t slab = (int64_t)il * c->base.kv_capacity * c->kv_dim;
@@ -38,16 +43,22 @@ static int krn_cuda__attention_block(const krn_cuda *c, int n, int32_t il,
                                  m->n_head, m->n_head_kv, m->head_dim, n};
     const krn_cuda_attn at = {c->q, c->k_cache + slab, c->v_cache + slab,
                               c->pos, c->att, m->n_head, m->n_head_kv,
-                              m->head_dim, n};
+                              m->head_dim, n, max_keys, c->attn_part, c->attn_run,
+                              c->attn_slots, c->cfg.attn, &c->xq};
+    const krn_cuda_mm qkv[3] = {
+        krn_cuda__mm(c, n, &l->wq, c->h, l->bq, false, c->q, c->q_dim),
+        krn_cuda__mm(c, n, &l->wk, c->h, l->bk, false, c->k, c->kv_dim),
+        krn_cuda__mm(c, n, &l->wv, c->h, l->bv, false, c->v, c->kv_dim)};
+    const krn_cuda_mm o = krn_cuda__mm(c, n, &l->wo, c->att, NULL, true, c->x, c->n_embd);
     if (krn_cuda_rmsnorm_quant(c->x, l->attn_norm, m->rms_eps, c->n_embd, n,
-                               c->h, c->xq, c->stream, err) ||
-        krn_cuda__mm(c, n, &l->wq, c->h, l->bq, false, c->q, c->q_dim, err) ||
-        krn_cuda__mm(c, n, &l->wk, c->h, l->bk, false, c->k, c->kv_dim, err) ||
-        krn_cuda__mm(c, n, &l->wv, c->h, l->bv, false, c->v, c->kv_dim, err) ||
-        krn_cuda_rope_kv_write(&rk, c->stream, err) ||
-        krn_cuda_attention(&at, c->stream, err) ||
-        krn_cuda_quantize(c->att, c->q_dim, n, c->xq, c->stream, err) ||
-        krn_cuda__mm(c, n, &l->wo, c->att, NULL, true, c->x, c->n_embd, err))
+                               c->h, &c->xq, c->stream, err) ||
+        krn_cuda_matmul(qkv, 3, &c->cfg, c->stream, err) ||
+        krn_cuda_rope_kv_write(&rk, c->stream, err))
+        return -1;
+    const int quantized = krn_cuda_attention(&at, c->stream, err); // att's xq too?
+    if (quantized < 0 ||
+        (!quantized && krn_cuda_quantize(c->att, c->q_dim, n, &c->xq, c->stream, err)) ||
+        krn_cuda_matmul(&o, 1, &c->cfg, c->stream, err))
         return -1;
     return 0;
 }
@@ -55,29 +66,34 @@ static int krn_cuda__attention_block(const krn_cuda *c, int n, int32_t il,
 static int krn_cuda__ffn_block(const krn_cuda *c, int n, int32_t il, sb_err *err) {
     const krn_model *m = c->base.model;
     const krn_cuda_layer *l = &c->layers[il];
+    const krn_cuda_mm gu[2] = {
+        krn_cuda__mm(c, n, &l->w_gate, c->h, NULL, false, c->g, c->n_ff),
+        krn_cuda__mm(c, n, &l->w_up, c->h, NULL, false, c->u, c->n_ff)};
+    const krn_cuda_mm down = krn_cuda__mm(c, n, &l->w_down, c->g, NULL, true, c->x, c->n_embd);
     if (krn_cuda_rmsnorm_quant(c->x, l->ffn_norm, m->rms_eps, c->n_embd, n,
-                               c->h, c->xq, c->stream, err) ||
-        krn_cuda__mm(c, n, &l->w_gate, c->h, NULL, false, c->g, c->n_ff, err) ||
-        krn_cuda__mm(c, n, &l->w_up, c->h, NULL, false, c->u, c->n_ff, err) ||
-        krn_cuda_swiglu(c->g, c->u, c->n_ff, n, c->stream, err) ||
-        krn_cuda_quantize(c->g, c->n_ff, n, c->xq, c->stream, err) ||
-        krn_cuda__mm(c, n, &l->w_down, c->g, NULL, true, c->x, c->n_embd, err))
+                               c->h, &c->xq, c->stream, err) ||
+        krn_cuda_matmul(gu, 2, &c->cfg, c->stream, err) ||
+        krn_cuda_swiglu_quant(c->g, c->u, c->n_ff, n, &c->xq, c->stream, err) ||
+        krn_cuda_matmul(&down, 1, &c->cfg, c->stream, err))
         return -1;
     return 0;
 }
 
-// Every launch of a step for n rows, reading c->tokens and c->pos.
-static int krn_cuda__enqueue(const krn_cuda *c, int n, sb_err *err) {
+// Every launch of a step for n rows, reading c->tokens and c->pos; max_keys
+// (the largest pos[r] + 1) sizes the attention launches.
+static int krn_cuda__enqueue(const krn_cuda *c, int n, int32_t max_keys, sb_err *err) {
     const krn_model *m = c->base.model;
     if (krn_cuda_embed(&c->tok_embd, c->tokens, n, c->x, c->stream, err)) return -1;
     for (int32_t il = 0; il < m->n_layer; il++)
-        if (krn_cuda__attention_block(c, n, il, err) || krn_cuda__ffn_block(c, n, il, err))
+        if (krn_cuda__attention_block(c, n, il, max_keys, err) ||
+            krn_cuda__ffn_block(c, n, il, err))
             return -1;
     if (krn_cuda_rmsnorm_quant(c->x, c->output_norm, m->rms_eps, c->n_embd, n,
-                               c->h, c->xq, c->stream, err))
+                               c->h, &c->xq, c->stream, err))
         return -1;
-    return krn_cuda__mm(c, n, &c->output, c->h, NULL, false, c->logits,
-                        m->n_vocab, err);
+    const krn_cuda_mm out = krn_cuda__mm(c, n, &c->output, c->h, NULL, false, c->logits,
+                                         m->n_vocab);
+    return krn_cuda_matmul(&out, 1, &c->cfg, c->stream, err);
 }
 
 int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
@@ -85,12 +101,15 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     const int n = batch->n_rows;
     const size_t ids = (size_t)n * sizeof(int32_t);
     const size_t out = (size_t)n * (size_t)b->model->n_vocab * sizeof(float);
+    int32_t max_keys = 1;
+    for (int r = 0; r < n; r++)
+        if (batch->pos[r] + 1 > max_keys) max_keys = batch->pos[r] + 1;
     if (KRN_CUDA_CHECK(cudaSetDevice(c->device), err) ||
         KRN_CUDA_CHECK(cudaMemcpyAsync(c->tokens, batch->tokens, ids,
                                        cudaMemcpyHostToDevice, c->stream), err) ||
         KRN_CUDA_CHECK(cudaMemcpyAsync(c->pos, batch->pos, ids,
                                        cudaMemcpyHostToDevice, c->stream), err) ||
-        krn_cuda__enqueue(c, n, err) ||
+        krn_cuda__enqueue(c, n, max_keys, err) ||
         KRN_CUDA_CHECK(cudaMemcpyAsync(batch->logits, c->logits, out,
                                        cudaMemcpyDeviceToHost, c->stream), err)) {
         cudaStreamSynchronize(c->stream); // nothing may still read the batch

@@ -11,24 +11,26 @@ enum { KRN_CUDA__QWARPS = 8 };
 // 8 * blockIdx.y + w of row blockIdx.x, lane l holding its element l.
 // No float reduction: amax is a maximum, the sum an integer.
 __global__ void krn_cuda_quantize_kernel(const float *x, int64_t n,
-                                         krn_act_block *xq) {
+                                         krn_cuda_act xq) {
     const int r = blockIdx.x, lane = threadIdx.x & 31;
     const int64_t b = (int64_t)blockIdx.y * KRN_CUDA__QWARPS + (threadIdx.x >> 5);
     const int64_t nb = n / KRN_QBLOCK;
     if (b >= nb) return; // warp-uniform: the whole warp leaves together
     const float v = x[(int64_t)r * n + b * KRN_QBLOCK + lane];
-    quantize_act_lane(v, &xq[(int64_t)r * nb + b], lane);
+    quantize_act_lane(v, xq.q + (int64_t)r * xq.q_stride + b * KRN_QBLOCK,
+                      xq.c + (int64_t)r * xq.c_stride + b, lane);
 }
 
-int krn_cuda_quantize(const float *x, int64_t n, int n_rows, krn_act_block *xq,
+int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_act *xq,
                       cudaStream_t s, sb_err *err) {
-    if (n_rows < 1 || n_rows > KRN_MAX_ROWS || n < KRN_QBLOCK || n % KRN_QBLOCK)
+    if (n_rows < 1 || n_rows > KRN_MAX_ROWS || n < KRN_QBLOCK || n % KRN_QBLOCK ||
+        n > xq->q_stride)
         return sb_err_set(err, __func__, "n_rows %d, n %lld: expected 1..%d "
                           "rows of a positive multiple of %d", n_rows,
                           (long long)n, KRN_MAX_ROWS, KRN_QBLOCK);
     const int64_t nb = n / KRN_QBLOCK;
     const dim3 grid((unsigned)n_rows,
                     (unsigned)((nb + KRN_CUDA__QWARPS - 1) / KRN_CUDA__QWARPS));
-    krn_cuda_quantize_kernel<<<grid, 32 * KRN_CUDA__QWARPS, 0, s>>>(x, n, xq);
+    krn_cuda_quantize_kernel<<<grid, 32 * KRN_CUDA__QWARPS, 0, s>>>(x, n, *xq);
     return KRN_CUDA_LAUNCHED("krn_cuda_quantize_kernel", err);
 }
