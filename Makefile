@@ -22,7 +22,7 @@ CUDA_ARCHS ?= 86 87 89 90
 NVCCFLAGS ?= -O3 -std=c++17 --fmad=false \
              $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
 
-LIB_SRC := $(wildcard base/*.c engine/*.c kernels/*.c kernels/cpu/*.c)
+LIB_SRC := $(wildcard base/*.c engine/*.c kernels/*.c kernels/cpu/*.c drafter/*.c)
 ifeq ($(NVCC),)
 LIB_SRC += kernels/cuda/absent.c
 CU_SRC :=

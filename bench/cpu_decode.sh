@@ -11,7 +11,7 @@ mkdir -p "$BUILD/bench"
 bytes=$("$BUILD/sb" info "$model" | awk '$1 == "total" {print $3}')
 bw=$("$BUILD/membw" "$THREADS" | sed -n 's/.*read_GB_s=\([0-9.]*\).*/\1/p')
 line=$("$BUILD/sb" generate -m "$model" -p "def parse_line(s):" -n "$TOKENS" \
-        --threads "$THREADS" --ignore-eos --quiet 2>&1 >/dev/null | tail -1)
+        --threads "$THREADS" --ignore-eos --quiet --speculation off 2>&1 >/dev/null | tail -1)
 tps=$(sed -n 's/.*decode_tok_s=\([0-9.]*\).*/\1/p' <<<"$line")
 echo "machine: $(nproc) cores, $(date -u +%Y-%m-%d)"
 echo "model: $model ($bytes tensor bytes), threads=$THREADS"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../drafter/drafter.h"
 #include "cli.h"
 
 static const char *cli__gen_help =
@@ -20,16 +21,36 @@ static const char *cli__gen_help =
     "      --ctx N          KV-cache size in tokens (default min(model, 4096))\n"
     "      --chunk N        prompt rows per forward step, 1..64 (default 64)\n"
     "      --ignore-eos     keep going after the end-of-text token\n"
+    "      --stop TEXT      stop after the token that completes TEXT\n"
+    "      --speculation on|off  speculative decoding (default on); never\n"
+    "                       changes output, only tokens per step\n"
+    "      --draft-source FILE  text the drafter copies spans from\n"
+    "                       (default: the prompt itself)\n"
+    "      --drafter copy|ngram  copy spans (default) or the plain\n"
+    "                       prompt-lookup baseline\n"
+    "      --max-draft N    draft tokens per step, 1..63 (default 63)\n"
     "      --quiet          do not print the generated text\n"
-    "At the end, one line on stderr: token counts, speeds and the SHA-256 of\n"
-    "the generated token ids (little-endian int32), identical on every run.\n";
+    "At the end, one line on stderr: token counts, speeds, steps (forward\n"
+    "passes that produced tokens) and the SHA-256 of the generated token ids\n"
+    "(little-endian int32), identical on every run and with speculation on\n"
+    "or off.\n";
 
 typedef struct cli_gen_opts {
     const char *model, *prompt, *file;
     eng_gen_params gen;
     eng_options eng;
     bool quiet;
+    bool speculation;
+    bool ngram;               /* --drafter ngram */
+    const char *draft_source; /* NULL: the prompt */
 } cli_gen_opts;
+
+/* The drafter of one run; exactly one of copy/ngram is set when on. */
+typedef struct cli_drafter {
+    drf_copy *copy;
+    drf_ngram *ngram;
+    eng_drafter table;
+} cli_drafter;
 
 typedef struct cli_stream {
     const eng_model *model;
@@ -60,9 +81,12 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
         {"n-predict", 1, 0, 'n'}, {"temp", 1, 0, 'T'}, {"seed", 1, 0, 'S'},
         {"top-k", 1, 0, 'K'}, {"threads", 1, 0, 't'}, {"device", 1, 0, 'D'},
         {"ctx", 1, 0, 'c'}, {"chunk", 1, 0, 'C'}, {"ignore-eos", 0, 0, 'E'},
-        {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {"stop", 1, 0, 's'},
+        {"speculation", 1, 0, 'P'}, {"draft-source", 1, 0, 'G'},
+        {"drafter", 1, 0, 'R'}, {"max-draft", 1, 0, 'X'}, {0, 0, 0, 0}};
     o->gen = eng_gen_defaults();
     o->gen.n_max = 128;
+    o->speculation = true;
     long v;
     int c;
     optind = 1;
@@ -110,6 +134,28 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
             o->gen.prefill_chunk = (int)v;
             break;
         case 'E': o->gen.stop_at_eos = false; break;
+        case 's':
+            if (strlen(optarg) < 1 || strlen(optarg) > ENG_STOP_MAX)
+                return cli_usage("generate", "--stop: expected 1..%d bytes", ENG_STOP_MAX);
+            o->gen.stop = optarg;
+            o->gen.stop_len = (int32_t)strlen(optarg);
+            break;
+        case 'P':
+            if (!strcmp(optarg, "on")) o->speculation = true;
+            else if (!strcmp(optarg, "off")) o->speculation = false;
+            else return cli_usage("generate", "--speculation '%s': expected on or off", optarg);
+            break;
+        case 'G': o->draft_source = optarg; break;
+        case 'R':
+            if (!strcmp(optarg, "copy")) o->ngram = false;
+            else if (!strcmp(optarg, "ngram")) o->ngram = true;
+            else return cli_usage("generate", "--drafter '%s': expected copy or ngram", optarg);
+            break;
+        case 'X':
+            if (cli_parse_int(optarg, 1, ENG_MAX_DRAFT, &v))
+                return cli_usage("generate", "--max-draft '%s': expected 1..%d", optarg, ENG_MAX_DRAFT);
+            o->gen.max_draft = (int32_t)v;
+            break;
         case 'q': o->quiet = true; break;
         case 'h': fputs(cli__gen_help, stdout); return -1;
         default: return cli_usage("generate", "bad option");
@@ -126,6 +172,7 @@ static const char *cli__stop_name(eng_stop s) {
     case ENG_STOP_EOS: return "eos";
     case ENG_STOP_CALLBACK: return "interrupted";
     case ENG_STOP_CONTEXT: return "context-full";
+    case ENG_STOP_STRING: return "stop-string";
     default: return "length";
     }
 }
@@ -133,33 +180,90 @@ static const char *cli__stop_name(eng_stop s) {
 static void cli__gen_report(const eng_gen_result *r, int32_t n_prompt) {
     double dec = r->decode_s > 0 ? (double)r->n_tokens / r->decode_s : 0.0;
     double pre = r->prefill_s > 0 ? (double)n_prompt / r->prefill_s : 0.0;
+    double per = r->steps > 0 ? (double)r->n_tokens / r->steps : 0.0;
     fprintf(stderr, "sb generate: prompt_tokens=%d tokens=%d stop=%s "
-            "prefill_tok_s=%.1f decode_tok_s=%.2f sha256=%s\n", (int)n_prompt,
-            (int)r->n_tokens, cli__stop_name(r->stop), pre, dec, r->sha256);
+            "prefill_tok_s=%.1f decode_tok_s=%.2f steps=%d tokens_per_step=%.2f "
+            "drafted=%lld accepted=%lld sha256=%s\n", (int)n_prompt,
+            (int)r->n_tokens, cli__stop_name(r->stop), pre, dec, (int)r->steps,
+            per, (long long)r->drafted, (long long)r->accepted, r->sha256);
+}
+
+/* Tokenizes text into a malloc'd array (*ids, *n); CLI_OK or a failure
+ * already reported. At most 3 ids per input byte (an invalid byte becomes
+ * U+FFFD, three bytes that may not merge), plus one. */
+static int cli__tokens(const eng_model *m, const char *what, const char *text,
+                       int64_t len, unsigned flags, int32_t **ids, int32_t *n) {
+    int64_t cap = 3 * len + 1;
+    *ids = cap <= INT32_MAX ? malloc((size_t)cap * sizeof **ids) : NULL;
+    if (!*ids) return cli_fail("generate", "out of memory for the %s", what);
+    int64_t got = eng_tokenize_ex(m, text, len, *ids, cap, flags);
+    if (got < 0 || got > cap) {
+        free(*ids);
+        *ids = NULL;
+        return cli_fail("generate", "could not tokenize the %s", what);
+    }
+    *n = (int32_t)got;
+    return CLI_OK;
+}
+
+/* Makes the drafter for the run: its source is --draft-source's text
+ * (encoded as plain text, the way an edit prompt encodes a file) or the
+ * prompt's ids. CLI_OK or a failure already reported. */
+static int cli__drafter_make(const cli_gen_opts *o, const eng_model *m,
+                             const int32_t *prompt, int32_t n_prompt,
+                             cli_drafter *d) {
+    int32_t *src = NULL, n_src = n_prompt;
+    if (o->draft_source) {
+        char *text = NULL;
+        int64_t len = 0;
+        if (cli_read_file(o->draft_source, &text, &len))
+            return cli_fail("generate", "cannot read draft source '%s': %m",
+                            o->draft_source);
+        int rc = cli__tokens(m, "draft source", text, len, 0, &src, &n_src);
+        free(text);
+        if (rc) return rc;
+    }
+    const int32_t *ids = src ? src : prompt;
+    sb_err err = {0};
+    if (o->ngram) {
+        d->ngram = drf_ngram_create(ids, n_src, 0, &err);
+        if (d->ngram) d->table = drf_ngram_drafter(d->ngram);
+    } else {
+        d->copy = drf_copy_create(ids, n_src, NULL, &err);
+        if (d->copy) d->table = drf_copy_drafter(d->copy);
+    }
+    free(src);
+    if (!d->ngram && !d->copy) return cli_fail("generate", "%s", err.msg);
+    return CLI_OK;
+}
+
+static void cli__drafter_free(cli_drafter *d) {
+    drf_copy_destroy(d->copy);
+    drf_ngram_destroy(d->ngram);
 }
 
 static int cli__gen_run(const cli_gen_opts *o, eng_model *m, const char *text,
                         int64_t len) {
-    /* At most 3 ids per input byte (an invalid byte becomes U+FFFD, three
-     * bytes that may not merge), plus one. */
-    int64_t cap = 3 * len + 1;
-    int32_t *ids = malloc((size_t)cap * sizeof *ids);
-    if (!ids) return cli_fail("generate", "out of memory for the prompt");
-    int64_t n = eng_tokenize(m, text, len, ids, cap);
-    if (n < 0 || n > cap) {
-        free(ids);
-        return cli_fail("generate", "could not tokenize the prompt");
-    }
+    int32_t *ids = NULL, n = 0;
+    if (cli__tokens(m, "prompt", text, len, ENG_TOK_SPECIAL, &ids, &n))
+        return CLI_FAIL;
     sb_err err = {0};
-    eng_session *s = eng_session_create(m, &o->eng, &err);
+    cli_drafter drafter = {0};
+    eng_gen_params gen = o->gen;
+    eng_session *s = NULL;
     int rc = CLI_FAIL;
+    if (o->speculation) {
+        if (cli__drafter_make(o, m, ids, n, &drafter)) goto done;
+        gen.drafter = &drafter.table;
+    }
+    s = eng_session_create(m, &o->eng, &err);
     if (!s) {
         cli_fail("generate", "%s", err.msg);
         goto done;
     }
     cli_stream st = {.model = m, .quiet = o->quiet};
     eng_gen_result r;
-    if (eng_generate(s, ids, (int32_t)n, &o->gen, cli__print_token, &st, &r, &err)) {
+    if (eng_generate(s, ids, n, &gen, cli__print_token, &st, &r, &err)) {
         cli_fail("generate", "%s", err.msg);
         goto done;
     }
@@ -170,11 +274,12 @@ static int cli__gen_run(const cli_gen_opts *o, eng_model *m, const char *text,
         fputc('\n', stdout);
         fflush(stdout);
     }
-    cli__gen_report(&r, (int32_t)n);
+    cli__gen_report(&r, n);
     free(r.tokens);
     rc = CLI_OK;
 done:
     eng_session_destroy(s);
+    cli__drafter_free(&drafter);
     free(ids);
     return rc;
 }

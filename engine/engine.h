@@ -15,7 +15,8 @@
  *
  * Determinism (DESIGN.md §2): the tokens generate produces are a pure
  * function of (model file, prompt tokens, sampling parameters, seed). They do
- * not depend on thread count, prefill chunking, or KV rollback.
+ * not depend on thread count, prefill chunking, KV rollback, or speculation
+ * (whether a drafter is set, what it guesses, max_draft).
  */
 #ifndef SB_ENGINE_H
 #define SB_ENGINE_H
@@ -207,7 +208,43 @@ typedef struct eng_sampling {
 int32_t eng_sample(const float *logits, int32_t n_vocab,
                    const eng_sampling *p, int64_t pos);
 
+/* ==== Drafters (engine/spec.c) ============================================ */
+
+/* Most draft tokens one speculative step scores: with the last committed
+ * token they fill the largest row bucket (KRN_MAX_ROWS). */
+enum { ENG_MAX_DRAFT = KRN_MAX_ROWS - 1 };
+
+/* A drafter guesses the tokens the model is about to produce; the engine
+ * checks every guess against the model, so a drafter can only change speed,
+ * never output: a drafter that always guesses wrong, returns nothing, or
+ * returns ids outside the vocabulary gives the same tokens as plain decoding
+ * (ids outside 0..n_vocab-1 cut the draft where they start).
+ *
+ * The table and ctx are borrowed by eng_generate for the call; whoever made
+ * the drafter owns both (drafter/drafter.h makes them). Every callback is
+ * called from the generating thread only, in this order per generation:
+ * begin once, then per step propose and accept. Pointers passed to a
+ * callback are borrowed for that call only. */
+typedef struct eng_drafter {
+    void *ctx;
+    /* Optional (NULL: nothing to do). A new generation starts after the
+     * n_prompt tokens of `prompt`: reset per-generation state. */
+    void (*begin)(void *ctx, const int32_t *prompt, int32_t n_prompt);
+    /* Writes at most max_draft (1..ENG_MAX_DRAFT) guesses for the tokens
+     * that follow out[0..n_out-1] (every token generated so far) into draft
+     * and returns how many it wrote (0: no guess; the step scores one row). */
+    int32_t (*propose)(void *ctx, const int32_t *out, int32_t n_out,
+                       int32_t max_draft, int32_t *draft);
+    /* Optional. The n >= 1 tokens a step committed, in order. Over one
+     * generation the accepted runs, concatenated, are exactly the result's
+     * tokens (nothing after a stop is ever reported). */
+    void (*accept)(void *ctx, const int32_t *tokens, int32_t n);
+} eng_drafter;
+
 /* ==== Generation =========================================================== */
+
+/* Longest stop string, in bytes. */
+enum { ENG_STOP_MAX = 1024 };
 
 typedef struct eng_gen_params {
     int32_t n_max;        /* tokens to generate at most */
@@ -215,6 +252,18 @@ typedef struct eng_gen_params {
     int prefill_chunk;    /* rows per prefill step; 0: 64 */
     bool stop_at_eos;     /* stop after the model's EOS token (true: default
                              when built with eng_gen_defaults) */
+    /* Stop after the token that completes this byte sequence in the
+     * generated text (the prompt is not searched); the sequence may span
+     * several tokens and the completing token is kept. NULL or stop_len 0:
+     * none. Borrowed for the call; at most ENG_STOP_MAX bytes. */
+    const char *stop;
+    int32_t stop_len;
+    /* Speculative decoding: NULL decodes one token per step; otherwise each
+     * step scores the last token plus up to max_draft (1..ENG_MAX_DRAFT; 0:
+     * ENG_MAX_DRAFT) of the drafter's guesses in one forward pass. Neither
+     * changes the tokens produced (DESIGN.md §2). Borrowed for the call. */
+    const eng_drafter *drafter;
+    int32_t max_draft;
 } eng_gen_params;
 
 eng_gen_params eng_gen_defaults(void);
@@ -224,6 +273,7 @@ typedef enum eng_stop {
     ENG_STOP_EOS,      /* the model's EOS token (included in tokens) */
     ENG_STOP_CALLBACK, /* on_token asked to stop */
     ENG_STOP_CONTEXT,  /* the KV cache is full */
+    ENG_STOP_STRING,   /* the stop string completed (its last token included) */
 } eng_stop;
 
 typedef struct eng_gen_result {
@@ -233,13 +283,30 @@ typedef struct eng_gen_result {
     double prefill_s;     /* seconds spent in prefill */
     double decode_s;      /* seconds spent generating */
     char sha256[65];      /* of the generated ids as little-endian int32 */
+    /* Steps that produced tokens: the prefill's last row, then one per
+     * decode forward pass. Plain decoding has steps == n_tokens; the mean
+     * tokens per step is n_tokens / steps. */
+    int32_t steps;
+    int64_t drafted;      /* draft tokens scored by the model */
+    int64_t accepted;     /* of those, committed (every token committed is
+                             either an accepted draft or a model sample) */
+    /* accept_hist[k]: decode forward passes (steps after the first) that
+     * committed exactly k draft tokens, k = 0..ENG_MAX_DRAFT; they sum to
+     * steps - 1 (plain decoding: all in accept_hist[0]). */
+    int32_t accept_hist[ENG_MAX_DRAFT + 1];
 } eng_gen_result;
 
-/* Called once per generated token; return non-zero to stop early. */
+/* Called once per generated token, in order; return non-zero to stop early
+ * (the token is kept). Never called for a token after a stop. */
 typedef int (*eng_token_fn)(void *ctx, int32_t id);
 
-/* Resets the session, prefills the prompt, then decodes one token per step
- * until n_max, EOS (when asked) or the callback stops it. */
+/* Resets the session, prefills the prompt, then decodes until n_max, EOS
+ * (when asked), the stop string, a full context or the callback stops it:
+ * one token per step, or with p->drafter set, up to 1 + max_draft per step.
+ * Either way the tokens, stop reason and callback calls are the same, and
+ * afterwards the session holds the K/V of the prompt and of every generated
+ * token but the last (length n_prompt + max(n_tokens - 1, 0)), as plain
+ * decoding leaves it: nothing a rejected or cut-off draft wrote is kept. */
 int eng_generate(eng_session *s, const int32_t *prompt, int32_t n_prompt,
                  const eng_gen_params *p, eng_token_fn on_token, void *ctx,
                  eng_gen_result *result, sb_err *err);
