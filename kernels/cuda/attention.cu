@@ -54,12 +54,42 @@ static size_t krn_cuda__chunk_smem(int32_t hd, int32_t hpc) {
 }
 
 // dst[s][d] (row stride ks) = src[s][d] (row stride src_stride halves)
-// widened exactly, for slots s < n and d < hd; the block's threads walk the
-// n * hd elements in order, consecutive threads on consecutive d.
+// widened exactly, for slots s < n and d < hd. With hd % 8 == 0 (src rows
+// then 16-byte aligned) each thread loads up to 8 aligned 8-half vectors
+// before converting any, so their latencies overlap; otherwise one half at
+// a time.
 static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
                                                            const uint16_t *src,
                                                            int64_t src_stride, int n,
                                                            int hd) {
+    if (hd % 8 == 0) {
+        const int hd8 = hd / 8, total = n * hd8;
+        for (int base = 0; base < total; base += 8 * (int)blockDim.x) {
+            uint4 v[8];
+            int off[8];
+#pragma unroll
+            for (int k = 0; k < 8; k++) {
+                const int u = base + k * (int)blockDim.x + (int)threadIdx.x;
+                off[k] = -1;
+                if (u < total) {
+                    const int s = u / hd8, d8 = u - s * hd8;
+                    v[k] = *(const uint4 *)(src + (int64_t)s * src_stride + 8 * d8);
+                    off[k] = s * ks + 8 * d8;
+                }
+            }
+#pragma unroll
+            for (int k = 0; k < 8; k++) {
+                if (off[k] < 0) continue;
+                const uint32_t wv[4] = {v[k].x, v[k].y, v[k].z, v[k].w};
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    dst[off[k] + 2 * i] = half_to_float(wv[i] & 0xFFFFu);
+                    dst[off[k] + 2 * i + 1] = half_to_float(wv[i] >> 16);
+                }
+            }
+        }
+        return;
+    }
     int s = (int)threadIdx.x / hd, d = (int)threadIdx.x % hd;
     while (s < n) {
         dst[s * ks + d] = half_to_float(src[(int64_t)s * src_stride + d]);
@@ -154,29 +184,49 @@ __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
         st[2 * tid + 1] = l;
     }
     __syncthreads();
-    for (int task = tid; task < nh * hd; task += blockDim.x) {
-        const int i = task / hd, d = task - i * hd;
-        const float *pi = p + i * KRN_ATTN_CHUNK;
-        float acc = 0.0f;
-        for (int s = 0; s < n; s++) acc = fadd(acc, fmul(pi[s], kv[s * ks + d]));
-        const int h = h0 + i;
-        if (a.final_) {
-            const float o = fdiv(acc, st[2 * i + 1]);
-            a.out[r * q_dim + (int64_t)h * hd + d] = o;
-            // hd % 32 == 0: the warp's 32 tasks are one head's d = 32k ..
-            // 32k + 31, one quantization block of the row (all in the loop
-            // or all out of it), lane l holding element 32k + l.
-            if (a.quant) {
-                const int64_t e = (int64_t)h * hd + d, b = e / KRN_QBLOCK;
-                quantize_act_lane(o, a.xq.q + (int64_t)r * a.xq.q_stride + b * KRN_QBLOCK,
-                                  a.xq.c + (int64_t)r * a.xq.c_stride + b, tid & 31);
-            }
-        } else {
-            float *ps = a.part + ((int64_t)(r * a.n_head + h) * a.nbatch + (c - a.c0)) * (hd + 2);
-            ps[2 + d] = acc;
-            if (d == 0) {
-                ps[0] = st[2 * i];
-                ps[1] = st[2 * i + 1];
+    // acc: up to ACC_ILP (head, d) tasks per thread at once (tid, tid +
+    // blockDim, ...), so their independent slot-order chains overlap.
+    constexpr int ACC_ILP = 8;
+    for (int base = 0; base < nh * hd; base += ACC_ILP * (int)blockDim.x) {
+        float acc[ACC_ILP];
+        int ti[ACC_ILP], td[ACC_ILP];
+#pragma unroll
+        for (int k = 0; k < ACC_ILP; k++) {
+            const int task = base + tid + k * (int)blockDim.x;
+            ti[k] = task < nh * hd ? task / hd : -1;
+            td[k] = task < nh * hd ? task - ti[k] * hd : 0;
+            acc[k] = 0.0f;
+        }
+        for (int s = 0; s < n; s++) {
+            const float *vs = kv + s * ks;
+#pragma unroll
+            for (int k = 0; k < ACC_ILP; k++)
+                if (ti[k] >= 0)
+                    acc[k] = fadd(acc[k], fmul(p[ti[k] * KRN_ATTN_CHUNK + s], vs[td[k]]));
+        }
+#pragma unroll
+        for (int k = 0; k < ACC_ILP; k++) {
+            if (ti[k] < 0) break; // warp-uniform: nh * hd is a multiple of 32 when quant
+            const int i = ti[k], d = td[k], h = h0 + i;
+            if (a.final_) {
+                const float o = fdiv(acc[k], st[2 * i + 1]);
+                a.out[r * q_dim + (int64_t)h * hd + d] = o;
+                // hd % 32 == 0: the warp's 32 tasks are one head's d = 32m ..
+                // 32m + 31, one quantization block of the row (all in range
+                // or all out), lane l holding element 32m + l.
+                if (a.quant) {
+                    const int64_t e = (int64_t)h * hd + d, b = e / KRN_QBLOCK;
+                    quantize_act_lane(o, a.xq.q + (int64_t)r * a.xq.q_stride + b * KRN_QBLOCK,
+                                      a.xq.c + (int64_t)r * a.xq.c_stride + b, tid & 31);
+                }
+            } else {
+                float *ps = a.part +
+                            ((int64_t)(r * a.n_head + h) * a.nbatch + (c - a.c0)) * (hd + 2);
+                ps[2 + d] = acc[k];
+                if (d == 0) {
+                    ps[0] = st[2 * i];
+                    ps[1] = st[2 * i + 1];
+                }
             }
         }
     }
@@ -191,42 +241,83 @@ struct krn_cuda__merge_p {
     krn_cuda_act xq;
 };
 
-// Grid (n_head, n_rows), threads >= hd: thread d merges ACC[d]; every thread
-// forms the same (M, L, a, b) sequence itself (the same operations on the
-// same values: the same bits). Chunks c0 .. c0 + nbatch - 1 of the row,
-// in order; the running state starts at chunk 0's (m, l, acc) or is
-// carried in `run` from the previous batch, and the row's last batch writes
-// out[d] = ACC[d] / L.
+// Grid (n_head, n_rows), threads >= hd, dynamic shared memory 4 floats per
+// chunk of the batch. Chunks c0 .. c0 + nbatch - 1 of the row, merged in
+// order; the running state starts at chunk 0's (m, l, acc) or is carried in
+// `run` from the previous batch, and the row's last batch writes
+// out[d] = ACC[d] / L. The merge's operations are exactly step 3's, grouped
+// by what depends on what:
+//   M_c = M_{c-1} > m_c ? M_{c-1} : m_c    one thread, in order (cheap)
+//   a_c = exp(M_{c-1} - M_c), b_c = exp(m_c - M_c)    one thread per chunk
+//   L_c = L_{c-1} * a_c + l_c * b_c        every thread, in order (the same
+//                                          bits in each)
+//   ACC_c[d] = ACC_{c-1}[d] * a_c + acc_c[d] * b_c    thread d, in order
 __global__ void krn_cuda_attn_merge_kernel(const krn_cuda__merge_p a) {
+    extern __shared__ float msm[];
     const int h = blockIdx.x, r = blockIdx.y, d = threadIdx.x;
     const int32_t nc = (a.pos[r] + KRN_ATTN_CHUNK) / KRN_ATTN_CHUNK; // chunks of the row
-    if (a.c0 >= nc) return; // finished in an earlier batch
+    if (a.c0 >= nc) return; // finished in an earlier batch (block-uniform)
     const int hd = a.hd;
     const int64_t rh = (int64_t)r * a.n_head + h;
     const float *base = a.part + rh * a.nbatch * (hd + 2);
     float *run = a.run + rh * (hd + 2);
-    float M, L, ACC = 0.0f;
-    int32_t c = a.c0;
-    if (c == 0) {
-        M = base[0];
+    const int32_t c1 = a.c0 + a.nbatch < nc ? a.c0 + a.nbatch : nc;
+    const int nk = c1 - a.c0; // chunk states of this row in this batch
+    float *mb = msm, *lb = msm + a.nbatch, *ea = msm + 2 * a.nbatch, *eb = msm + 3 * a.nbatch;
+    for (int k = d; k < nk; k += blockDim.x) {
+        mb[k] = base[(int64_t)k * (hd + 2)];
+        lb[k] = base[(int64_t)k * (hd + 2) + 1];
+    }
+    float M0, L, ACC = 0.0f;
+    int k0; // first chunk state to merge into the running state
+    if (a.c0 == 0) {
+        M0 = base[0];
         L = base[1];
         if (d < hd) ACC = base[2 + d];
-        c = 1;
+        k0 = 1;
     } else {
-        M = run[0];
+        M0 = run[0];
         L = run[1];
         if (d < hd) ACC = run[2 + d];
+        k0 = 0;
     }
-    __syncthreads(); // every thread has read run[0], run[1] before they change
-    const int32_t c1 = a.c0 + a.nbatch < nc ? a.c0 + a.nbatch : nc;
-    for (; c < c1; c++) {
-        const float *b = base + (int64_t)(c - a.c0) * (hd + 2);
-        const float mb = b[0], lb = b[1];
-        const float mm = M > mb ? M : mb;
-        const float ea = krn_cuda_exp(fsub(M, mm)), eb = krn_cuda_exp(fsub(mb, mm));
-        L = fadd(fmul(L, ea), fmul(lb, eb));
-        if (d < hd) ACC = fadd(fmul(ACC, ea), fmul(b[2 + d], eb));
-        M = mm;
+    __syncthreads(); // mb, lb staged; every thread has read run[0], run[1]
+    if (d == 0) { // M_c in order; ea[k] = M_{c-1} for now, eb[k] = M_c
+        float M = M0;
+        for (int k = k0; k < nk; k++) {
+            const float mm = M > mb[k] ? M : mb[k];
+            ea[k] = M;
+            eb[k] = mm;
+            M = mm;
+        }
+    }
+    __syncthreads();
+    for (int k = k0 + d; k < nk; k += blockDim.x) {
+        const float mprev = ea[k], mm = eb[k];
+        ea[k] = krn_cuda_exp(fsub(mprev, mm));
+        eb[k] = krn_cuda_exp(fsub(mb[k], mm));
+    }
+    __syncthreads();
+    // acc_c[d] loads run 8 chunks ahead of the chain that consumes them.
+    auto acc_at = [&](int k) {
+        return k < nk && d < hd ? base[(int64_t)k * (hd + 2) + 2 + d] : 0.0f;
+    };
+    float next[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++) next[i] = acc_at(k0 + i);
+    for (int k = k0; k < nk; k += 8) {
+        float cur[8];
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            cur[i] = next[i];
+            next[i] = acc_at(k + 8 + i);
+        }
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            if (k + i >= nk) break;
+            L = fadd(fmul(L, ea[k + i]), fmul(lb[k + i], eb[k + i]));
+            ACC = fadd(fmul(ACC, ea[k + i]), fmul(cur[i], eb[k + i]));
+        }
     }
     if (c1 == nc) {
         const float o = fdiv(ACC, L);
@@ -241,6 +332,9 @@ __global__ void krn_cuda_attn_merge_kernel(const krn_cuda__merge_p a) {
     } else {
         if (d < hd) run[2 + d] = ACC;
         if (d == 0) {
+            // the running maximum after the batch's last chunk
+            float M = M0;
+            for (int k = k0; k < nk; k++) M = M > mb[k] ? M : mb[k];
             run[0] = M;
             run[1] = L;
         }
@@ -396,7 +490,9 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     if (per_batch < 1)
         return sb_err_set(err, __func__, "attention scratch of %lld chunk states "
                           "is too small", (long long)a->slots);
-    const int32_t nbatch = per_batch < nc ? (int32_t)per_batch : nc;
+    // (at most 2048 chunks a batch: the merge stages 4 floats per chunk)
+    int32_t nbatch = per_batch < nc ? (int32_t)per_batch : nc;
+    if (nbatch > 2048) nbatch = 2048;
     krn_cuda__merge_p mp;
     mp.pos = a->pos;
     mp.part = a->part;
@@ -419,7 +515,7 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
         krn_cuda_attn_chunk_kernel<<<grid, block, smem, s>>>(cp);
         if (KRN_CUDA_LAUNCHED("krn_cuda_attn_chunk_kernel", err)) return -1;
         krn_cuda_attn_merge_kernel<<<dim3((unsigned)a->n_head, (unsigned)a->n_rows),
-                                     mthreads, 0, s>>>(mp);
+                                     mthreads, 4 * sizeof(float) * (size_t)nbatch, s>>>(mp);
         if (KRN_CUDA_LAUNCHED("krn_cuda_attn_merge_kernel", err)) return -1;
     }
     return quant;

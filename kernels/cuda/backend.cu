@@ -32,6 +32,14 @@ static void krn_cuda__destroy(krn_backend *b) {
     if (!c) return;
     cudaSetDevice(c->device);
     if (c->stream) cudaStreamSynchronize(c->stream);
+    if (c->prof) {
+        krn_cuda_prof_print(c);
+        for (int i = 0; i < KRN_CUDA__PROF_EVENTS; i++)
+            if (c->prof->ev[i]) cudaEventDestroy(c->prof->ev[i]);
+        free(c->prof);
+    }
+    for (int i = 0; i <= KRN_MAX_ROWS; i++)
+        if (c->graphs[i].exec) cudaGraphExecDestroy(c->graphs[i].exec);
     for (int i = 0; i < c->n_allocs; i++) cudaFree(c->allocs[i]);
     if (c->stream) cudaStreamDestroy(c->stream);
     free(c->allocs);
@@ -77,10 +85,12 @@ static void krn_cuda__dims(krn_cuda *c, const krn_model *m) {
     c->xq.c_stride = (c->max_in / KRN_QBLOCK + 1) & ~(int64_t)1;
 }
 
-// Chunk states of split-KV attention: a one-row step at the full capacity
-// in one pass, and at least 16 chunks (1024 keys) per pass for 64 rows.
+// Chunk states of split-KV attention: a one-row step over up to 1024
+// chunks (65536 keys) in one pass, and at least 16 chunks (1024 keys) per
+// pass for 64 rows.
 static void krn_cuda__attn_slots(krn_cuda *c, const krn_model *m, int32_t cap) {
-    const int64_t chunks = ((int64_t)cap + KRN_ATTN_CHUNK - 1) / KRN_ATTN_CHUNK;
+    int64_t chunks = ((int64_t)cap + KRN_ATTN_CHUNK - 1) / KRN_ATTN_CHUNK;
+    if (chunks > 1024) chunks = 1024;
     int64_t slots = (int64_t)m->n_head * chunks;
     const int64_t wide = (int64_t)KRN_MAX_ROWS * m->n_head * 16;
     if (slots < wide) slots = wide;
@@ -330,6 +340,18 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
     {
         const char *e = getenv("SB_CUDA_ATTN");
         c->cfg.attn = e && !strcmp(e, "ref") ? 1 : 0;
+        e = getenv("SB_CUDA_GRAPHS");
+        c->cfg.graphs = !(e && !strcmp(e, "0"));
+        e = getenv("SB_CUDA_PROFILE");
+        if (e && !strcmp(e, "1")) {
+            c->prof = (krn_cuda_prof *)calloc(1, sizeof *c->prof);
+            c->cfg.graphs = 0; // events between stages; no capture
+            for (int i = 0; c->prof && i < KRN_CUDA__PROF_EVENTS; i++)
+                if (cudaEventCreate(&c->prof->ev[i]) != cudaSuccess) {
+                    cudaGetLastError();
+                    break;
+                }
+        }
     }
     if (krn_cuda_matmul_setup(&c->cfg, device, err) ||
         krn_cuda_attention_setup(model->head_dim, model->n_head / model->n_head_kv, err) ||

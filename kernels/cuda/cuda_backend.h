@@ -52,12 +52,40 @@ typedef struct krn_cuda_act {
 //                              simple kernel (one warp per output)
 //   SB_CUDA_ATTN=split|ref     attention: split-KV (chunks in parallel, then
 //                              a merge) or the first one-block-per-head kernel
+//   SB_CUDA_GRAPHS=0           launch every kernel of a step directly
+//                              instead of replaying a CUDA graph per row count
+//   SB_CUDA_PROFILE=1          time each stage (events; graphs off); the
+//                              table is printed to stderr by krn_destroy
 typedef struct krn_cuda_cfg {
     int mm;            // 0 auto, 1 gemv, 2 ref
     int mma_min_rows;  // auto: the tensor-core kernel from this many rows
     int mma_stages;    // 2 (double-buffered) or 1 (small shared memory); 0 none
     int attn;          // 0 split, 1 ref
+    int graphs;        // 1: CUDA graphs (forward.cu)
 } krn_cuda_cfg;
+
+// SB_CUDA_PROFILE=1: events between the stages of a step (forward.cu).
+enum {
+    KRN_CUDA__ST_START, KRN_CUDA__ST_EMBED, KRN_CUDA__ST_NORM, KRN_CUDA__ST_QKV,
+    KRN_CUDA__ST_ROPE, KRN_CUDA__ST_ATTN, KRN_CUDA__ST_ATTQ, KRN_CUDA__ST_O,
+    KRN_CUDA__ST_GATEUP, KRN_CUDA__ST_SWIGLU, KRN_CUDA__ST_DOWN, KRN_CUDA__ST_HEAD,
+    KRN_CUDA__N_STAGES,
+    KRN_CUDA__PROF_EVENTS = 2048,
+};
+
+typedef struct krn_cuda_prof {
+    cudaEvent_t ev[KRN_CUDA__PROF_EVENTS];
+    int stage[KRN_CUDA__PROF_EVENTS];
+    int n_ev;
+    double ms[KRN_MAX_ROWS + 1][KRN_CUDA__N_STAGES];
+    long steps[KRN_MAX_ROWS + 1];
+} krn_cuda_prof;
+
+// A captured step for one row count (forward.cu).
+typedef struct krn_cuda_graph {
+    cudaGraphExec_t exec;      // NULL until captured
+    int32_t nc;                // the attention chunk count it was captured for
+} krn_cuda_graph;
 
 typedef struct krn_cuda {
     krn_backend base;          // first: a krn_cuda * is a krn_backend *
@@ -82,6 +110,8 @@ typedef struct krn_cuda {
     float *g, *u;              // (64, n_ff) each; g then holds silu(g)*u
     float *logits;             // (64, n_vocab)
     krn_cuda_act xq;           // (64, max_in) a matmul's quantized input
+    krn_cuda_graph graphs[KRN_MAX_ROWS + 1]; // by row count (cfg.graphs)
+    krn_cuda_prof *prof;       // SB_CUDA_PROFILE=1, else NULL; owned
     float *attn_part;          // split-KV chunk states, attn_slots of them,
     float *attn_run;           // and (64, n_head) running states, each
     int64_t attn_slots;        // (head_dim + 2) floats: m, l, acc[head_dim]
@@ -170,5 +200,7 @@ int krn_cuda_swiglu_quant(float *g, const float *u, int64_t n, int n_rows,
 
 // forward.cu: the step (called with a batch krn_forward checked).
 int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err);
+// forward.cu: the SB_CUDA_PROFILE table, to stderr (nothing when off).
+void krn_cuda_prof_print(const krn_cuda *c);
 
 #endif // SB_KERNELS_CUDA_BACKEND_H

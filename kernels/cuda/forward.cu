@@ -22,7 +22,69 @@
 // attention launches' shape follows the host-known longest row (max_keys),
 // so a CUDA graph per row bucket would size those by the KV capacity
 // instead (chunk blocks past a row's keys exit at once).
+#include <stdio.h>
+
 #include "cuda_backend.h"
+
+extern "C" {
+#include "../cpu/cpu.h" /* KRN_ATTN_CHUNK */
+}
+
+// ---- SB_CUDA_PROFILE=1: time per stage ----------------------------------------
+//
+// An event after every stage of the step; after the step's synchronisation
+// the time between consecutive events is added to that stage's total for
+// the step's row count, and krn_destroy prints the table (stderr). Events
+// only: no launch changes, no bit changes; graphs are off while profiling.
+
+static const char *const krn_cuda__stage_names[KRN_CUDA__N_STAGES] = {
+    "start", "embed", "norm", "qkv", "rope_kv", "attn", "att_quant", "o_proj",
+    "gate_up", "swiglu_q", "down", "head"};
+
+static void krn_cuda__mark(const krn_cuda *c, int stage) {
+    krn_cuda_prof *p = c->prof;
+    if (!p || p->n_ev >= KRN_CUDA__PROF_EVENTS) return;
+    if (cudaEventRecord(p->ev[p->n_ev], c->stream) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    p->stage[p->n_ev++] = stage;
+}
+
+static void krn_cuda__prof_collect(krn_cuda *c, int n) {
+    krn_cuda_prof *p = c->prof;
+    if (!p || p->n_ev < 2) return;
+    for (int i = 1; i < p->n_ev; i++) {
+        float ms = 0.0f;
+        if (cudaEventElapsedTime(&ms, p->ev[i - 1], p->ev[i]) != cudaSuccess) {
+            cudaGetLastError();
+            return;
+        }
+        p->ms[n][p->stage[i]] += ms;
+    }
+    p->steps[n]++;
+}
+
+void krn_cuda_prof_print(const krn_cuda *c) {
+    const krn_cuda_prof *p = c->prof;
+    if (!p) return;
+    fprintf(stderr, "krn_cuda profile (us per step; mm=%s, mma from %d rows, attn=%s):\n"
+            "rows steps", c->cfg.mm == 2 ? "ref" : c->cfg.mm == 1 ? "gemv" : "auto",
+            c->cfg.mma_min_rows, c->cfg.attn ? "ref" : "split");
+    for (int s = 1; s < KRN_CUDA__N_STAGES; s++) fprintf(stderr, " %9s", krn_cuda__stage_names[s]);
+    fprintf(stderr, "     total\n");
+    for (int n = 1; n <= KRN_MAX_ROWS; n++) {
+        if (!p->steps[n]) continue;
+        double total = 0.0;
+        fprintf(stderr, "%4d %5ld", n, p->steps[n]);
+        for (int s = 1; s < KRN_CUDA__N_STAGES; s++) {
+            const double us = 1e3 * p->ms[n][s] / (double)p->steps[n];
+            total += us;
+            fprintf(stderr, " %9.1f", us);
+        }
+        fprintf(stderr, " %9.1f\n", total);
+    }
+}
 
 // One matmul reading x (float rows) / c->xq (their quantization).
 static krn_cuda_mm krn_cuda__mm(const krn_cuda *c, int n, const krn_cuda_mat *w,
@@ -51,15 +113,22 @@ static int krn_cuda__attention_block(const krn_cuda *c, int n, int32_t il,
         krn_cuda__mm(c, n, &l->wv, c->h, l->bv, false, c->v, c->kv_dim)};
     const krn_cuda_mm o = krn_cuda__mm(c, n, &l->wo, c->att, NULL, true, c->x, c->n_embd);
     if (krn_cuda_rmsnorm_quant(c->x, l->attn_norm, m->rms_eps, c->n_embd, n,
-                               c->h, &c->xq, c->stream, err) ||
-        krn_cuda_matmul(qkv, 3, &c->cfg, c->stream, err) ||
-        krn_cuda_rope_kv_write(&rk, c->stream, err))
+                               c->h, &c->xq, c->stream, err))
         return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_NORM);
+    if (krn_cuda_matmul(qkv, 3, &c->cfg, c->stream, err)) return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_QKV);
+    if (krn_cuda_rope_kv_write(&rk, c->stream, err)) return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_ROPE);
     const int quantized = krn_cuda_attention(&at, c->stream, err); // att's xq too?
-    if (quantized < 0 ||
-        (!quantized && krn_cuda_quantize(c->att, c->q_dim, n, &c->xq, c->stream, err)) ||
-        krn_cuda_matmul(&o, 1, &c->cfg, c->stream, err))
-        return -1;
+    if (quantized < 0) return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_ATTN);
+    if (!quantized) {
+        if (krn_cuda_quantize(c->att, c->q_dim, n, &c->xq, c->stream, err)) return -1;
+        krn_cuda__mark(c, KRN_CUDA__ST_ATTQ);
+    }
+    if (krn_cuda_matmul(&o, 1, &c->cfg, c->stream, err)) return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_O);
     return 0;
 }
 
@@ -71,11 +140,15 @@ static int krn_cuda__ffn_block(const krn_cuda *c, int n, int32_t il, sb_err *err
         krn_cuda__mm(c, n, &l->w_up, c->h, NULL, false, c->u, c->n_ff)};
     const krn_cuda_mm down = krn_cuda__mm(c, n, &l->w_down, c->g, NULL, true, c->x, c->n_embd);
     if (krn_cuda_rmsnorm_quant(c->x, l->ffn_norm, m->rms_eps, c->n_embd, n,
-                               c->h, &c->xq, c->stream, err) ||
-        krn_cuda_matmul(gu, 2, &c->cfg, c->stream, err) ||
-        krn_cuda_swiglu_quant(c->g, c->u, c->n_ff, n, &c->xq, c->stream, err) ||
-        krn_cuda_matmul(&down, 1, &c->cfg, c->stream, err))
+                               c->h, &c->xq, c->stream, err))
         return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_NORM);
+    if (krn_cuda_matmul(gu, 2, &c->cfg, c->stream, err)) return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_GATEUP);
+    if (krn_cuda_swiglu_quant(c->g, c->u, c->n_ff, n, &c->xq, c->stream, err)) return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_SWIGLU);
+    if (krn_cuda_matmul(&down, 1, &c->cfg, c->stream, err)) return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_DOWN);
     return 0;
 }
 
@@ -84,6 +157,7 @@ static int krn_cuda__ffn_block(const krn_cuda *c, int n, int32_t il, sb_err *err
 static int krn_cuda__enqueue(const krn_cuda *c, int n, int32_t max_keys, sb_err *err) {
     const krn_model *m = c->base.model;
     if (krn_cuda_embed(&c->tok_embd, c->tokens, n, c->x, c->stream, err)) return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_EMBED);
     for (int32_t il = 0; il < m->n_layer; il++)
         if (krn_cuda__attention_block(c, n, il, max_keys, err) ||
             krn_cuda__ffn_block(c, n, il, err))
@@ -91,9 +165,59 @@ static int krn_cuda__enqueue(const krn_cuda *c, int n, int32_t max_keys, sb_err 
     if (krn_cuda_rmsnorm_quant(c->x, c->output_norm, m->rms_eps, c->n_embd, n,
                                c->h, &c->xq, c->stream, err))
         return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_NORM);
     const krn_cuda_mm out = krn_cuda__mm(c, n, &c->output, c->h, NULL, false, c->logits,
                                          m->n_vocab);
-    return krn_cuda_matmul(&out, 1, &c->cfg, c->stream, err);
+    if (krn_cuda_matmul(&out, 1, &c->cfg, c->stream, err)) return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_HEAD);
+    return 0;
+}
+
+// CUDA graphs (on unless SB_CUDA_GRAPHS=0): the step's launches are
+// captured once per row count and replayed; re-captured (and the executable
+// graph updated in place) when the number of attention chunks changes — the
+// launch sequence depends on (n, chunks) only, and every pointer is fixed
+// at create. The same kernels with the same arguments run: the same bits.
+// Returns 1 when the graph ran, 0 when the caller must enqueue directly
+// (graphs unavailable: they are then switched off for this backend), -1 on
+// an error.
+static int krn_cuda__graph_step(krn_cuda *c, int n, int32_t max_keys, sb_err *err) {
+    const int32_t nc = (max_keys + KRN_ATTN_CHUNK - 1) / KRN_ATTN_CHUNK;
+    krn_cuda_graph *gr = &c->graphs[n];
+    if (!gr->exec || gr->nc != nc) {
+        cudaGraph_t g = NULL;
+        if (cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+            cudaGetLastError();
+            c->cfg.graphs = 0;
+            return 0;
+        }
+        const int rc = krn_cuda__enqueue(c, n, max_keys, err);
+        const cudaError_t end = cudaStreamEndCapture(c->stream, &g);
+        if (rc || end != cudaSuccess) { // direct launches will tell
+            if (g) cudaGraphDestroy(g);
+            cudaGetLastError();
+            c->cfg.graphs = 0;
+            return 0;
+        }
+        if (gr->exec) {
+            cudaGraphExecUpdateResultInfo info;
+            if (cudaGraphExecUpdate(gr->exec, g, &info) != cudaSuccess) {
+                cudaGetLastError(); // a different topology: instantiate anew
+                cudaGraphExecDestroy(gr->exec);
+                gr->exec = NULL;
+            }
+        }
+        const cudaError_t inst = gr->exec ? cudaSuccess : cudaGraphInstantiate(&gr->exec, g, 0);
+        cudaGraphDestroy(g);
+        if (inst != cudaSuccess) {
+            cudaGetLastError();
+            gr->exec = NULL;
+            c->cfg.graphs = 0;
+            return 0;
+        }
+        gr->nc = nc;
+    }
+    return KRN_CUDA_CHECK(cudaGraphLaunch(gr->exec, c->stream), err) ? -1 : 1;
 }
 
 int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
@@ -104,16 +228,22 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     int32_t max_keys = 1;
     for (int r = 0; r < n; r++)
         if (batch->pos[r] + 1 > max_keys) max_keys = batch->pos[r] + 1;
+    int graphed = 0;
+    if (c->prof) c->prof->n_ev = 0;
     if (KRN_CUDA_CHECK(cudaSetDevice(c->device), err) ||
         KRN_CUDA_CHECK(cudaMemcpyAsync(c->tokens, batch->tokens, ids,
                                        cudaMemcpyHostToDevice, c->stream), err) ||
         KRN_CUDA_CHECK(cudaMemcpyAsync(c->pos, batch->pos, ids,
                                        cudaMemcpyHostToDevice, c->stream), err) ||
-        krn_cuda__enqueue(c, n, max_keys, err) ||
+        (c->prof && (krn_cuda__mark(c, KRN_CUDA__ST_START), 0)) ||
+        (c->cfg.graphs && (graphed = krn_cuda__graph_step(c, n, max_keys, err)) < 0) ||
+        (!graphed && krn_cuda__enqueue(c, n, max_keys, err)) ||
         KRN_CUDA_CHECK(cudaMemcpyAsync(batch->logits, c->logits, out,
                                        cudaMemcpyDeviceToHost, c->stream), err)) {
         cudaStreamSynchronize(c->stream); // nothing may still read the batch
         return -1;
     }
-    return KRN_CUDA_CHECK(cudaStreamSynchronize(c->stream), err);
+    if (KRN_CUDA_CHECK(cudaStreamSynchronize(c->stream), err)) return -1;
+    krn_cuda__prof_collect(c, n);
+    return 0;
 }

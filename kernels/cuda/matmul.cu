@@ -116,8 +116,9 @@ template <int T> struct krn_cuda__gv_geom {
     };
 };
 
+// (at most 48 registers: 10 blocks, 40 warps per multiprocessor)
 template <int T, int RT>
-__global__ void __launch_bounds__(32 * KRN_CUDA__GV_WARPS)
+__global__ void __launch_bounds__(32 * KRN_CUDA__GV_WARPS, 10)
 krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
     using G_ = krn_cuda__gv_geom<T>;
     constexpr int BB = qt<T>::bb, BPG = qt<T>::bpg, GPB = 32 / BPG, NST = G_::STAGES;
@@ -131,20 +132,21 @@ krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
     const int64_t nblk = p.nb / BPG;
     const int ngroups = (p.nb + 31) / 32;
 
-    // Group g's bytes start at row + g * GPB * BB; its window at the 16-byte
-    // boundary below (mis bytes before it) and ends at the one above.
-    auto group_at = [&](int g) { return (uintptr_t)(row + (int64_t)g * GPB * BB); };
+    // Group g's bytes: [row + g * GPB * BB, min(that + GPB * BB, row_end));
+    // its window from the 16-byte boundary below (mis bytes before it) to
+    // the one above.
+    const uintptr_t row_end = (uintptr_t)(row + nblk * BB);
+    auto group_at = [&](int g) { return (uintptr_t)row + (uintptr_t)g * (GPB * BB); };
     // cp.async of group g's window into stage g % NST (nothing past the last
     // group); always commits, so every iteration has one group to wait for.
-    auto issue = [&](int g) {
+    auto issue = [&](int g, int stage) {
         if (g < ngroups) {
-            const int64_t b0 = (int64_t)g * GPB;
-            const int64_t b1 = b0 + GPB < nblk ? b0 + GPB : nblk;
-            const uintptr_t a0 = group_at(g), a1 = a0 + (uintptr_t)((b1 - b0) * BB);
+            const uintptr_t a0 = group_at(g);
+            const uintptr_t a1 = a0 + GPB * BB < row_end ? a0 + GPB * BB : row_end;
             const uintptr_t w0 = a0 & ~(uintptr_t)15;
-            uint8_t *dst = slabs[warp][g % NST];
-            for (int c = lane; w0 + 16 * (uintptr_t)c < a1; c += 32)
-                cp_async16(dst + 16 * c, (const void *)(w0 + 16 * (uintptr_t)c));
+            uint8_t *dst = slabs[warp][stage];
+            for (uintptr_t c = lane; w0 + 16 * c < a1; c += 32)
+                cp_async16(dst + 16 * c, (const void *)(w0 + 16 * c));
         }
         cp_async_commit();
     };
@@ -153,19 +155,21 @@ krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
         float acc[RT];
 #pragma unroll
         for (int t = 0; t < RT; t++) acc[t] = 0.0f;
-        issue(0);
-        issue(1);
+        issue(0, 0);
+        issue(1, 1);
+        int st = 0; // g % NST
         for (int g = 0; g < ngroups; g++) {
             cp_async_wait<1>(); // this lane's copies of group g have landed
             __syncwarp();       // ... and every lane's; group g-1 is computed
-            issue(g + 2);       // into group g-1's stage
+            issue(g + 2, st == 0 ? NST - 1 : st - 1); // into group g-1's stage
             const int64_t j = (int64_t)g * 32 + lane;
+            const int stage = st;
+            st = st == NST - 1 ? 0 : st + 1;
             if (j < p.nb) {
-                const uint8_t *bp = slabs[warp][g % NST] + (group_at(g) & 15) + (lane / BPG) * BB;
+                const uint8_t *bp = slabs[warp][stage] + (group_at(g) & 15) + (lane / BPG) * BB;
                 const int sub = lane % BPG;
                 uint32_t q[8];
-#pragma unroll
-                for (int w = 0; w < 8; w++) q[w] = code_word<T>(bp, sub, w);
+                unpack8<T>(bp, sub, q);
                 float d, m;
                 int mul_lo, mul_hi;
                 block_coef<T>(bp, sub, &d, &m, &mul_lo, &mul_hi);
@@ -215,8 +219,10 @@ krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
 //   raw[32][RAWS]   the 32 output rows' raw group windows (as gemv's slab),
 //   xq[32][XQS]     the 32 rows' int8 codes of the chunk's blocks,
 //   xc[32 j][32 r]  their {dx, (float)s};
-// then the block computes every (output, block) coefficient once into
-// wc[32 j][32 o] = {d_j, m_j, (float)mul_lo, (float)mul_hi}.
+// then each warp computes the coefficients of its two blocks (below) for
+// the 32 outputs, lane l for output l, into its own part of
+// wc[warp][2][32 o] = {d_j, m_j, (float)mul_lo, (float)mul_hi} — one block
+// barrier per chunk (after the copies land), a warp barrier for the rest.
 //
 // Warp w takes block jl = w and jl = w + 16 of the chunk (lane classes w and
 // w + 16: block 32c + jl belongs to lane jl). For each, thread (g = lane/4,
@@ -246,8 +252,8 @@ template <int T> struct krn_cuda__mma_geom {
         GB = qgroup<T>::bytes,
         RAWS0 = (GB + 46 + 15) / 16 * 16,          // window + rdw slack
         RAWS = RAWS0 + (16 - RAWS0 % 128 + 128) % 128, // = 16 mod 128: rows g
-        NCH = RAWS / 16,                           //   of a fragment hit
-        RAW = 32 * RAWS,                           //   different banks
+        RAW = 32 * RAWS,                           //   of a fragment hit
+                                                   //   different banks
         XQS = 32 * 32 + 16,
         XQ = 32 * XQS,
         XC = 32 * 32 * 8,
@@ -298,32 +304,33 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
         return qt<T>::align >= 16 ? 0 : (int)(row_at(ol, c) & 15);
     };
 
-    // cp.async copies of chunk c into stage s (the caller commits).
+    // cp.async copies of chunk c into stage s (the caller commits). Warp w
+    // copies output rows 2w, 2w + 1's windows and activation rows 2w, 2w + 1.
+    const uint64_t row_len = (uint64_t)nblk * BB; // bytes of a weight row
     auto issue = [&](int c, int s) {
-        const int64_t b0 = (int64_t)c * GPB, b1 = b0 + GPB < nblk ? b0 + GPB : nblk;
-        uint8_t *raw = raw_of(s);
-        for (int idx = tid; idx < 32 * G_::NCH; idx += KRN_CUDA__MMA_THREADS) {
-            const int ol = idx / G_::NCH, ch = idx % G_::NCH;
-            if (o0 + ol >= out.ne1) continue;
-            const uintptr_t a0 = row_at(ol, c);
-            const uintptr_t a1 = a0 + (uint64_t)(b1 - b0) * BB;
-            const uintptr_t w0 = (a0 & ~(uintptr_t)15) + 16 * (uintptr_t)ch;
-            if (w0 < a1) cp_async16(raw + ol * RAWS + 16 * ch, (const void *)w0);
-        }
-        const int nbc = p.nb - 32 * c < 32 ? p.nb - 32 * c : 32;
-        uint8_t *xq = xq_of(s);
-        for (int idx = tid; idx < 32 * 64; idx += KRN_CUDA__MMA_THREADS) {
-            const int rl = idx >> 6, ch = idx & 63;
-            if (rl < rows_here && (ch >> 1) < nbc)
-                cp_async16(xq + rl * XQS + 16 * ch,
-                           p.xq + (int64_t)(r0 + rl) * p.q_stride + 1024LL * c + 16 * ch);
-        }
+        uint8_t *raw = raw_of(s), *xq = xq_of(s);
         float2 *xc = xc_of(s);
-        for (int idx = tid; idx < 32 * 32; idx += KRN_CUDA__MMA_THREADS) {
-            const int rl = idx >> 5, jl = idx & 31;
-            if (rl < rows_here && jl < nbc)
-                cp_async8(xc + jl * 32 + rl,
-                          p.xc + (int64_t)(r0 + rl) * p.c_stride + 32LL * c + jl);
+        const int nbc = p.nb - 32 * c < 32 ? p.nb - 32 * c : 32;
+#pragma unroll
+        for (int rr = 0; rr < 2; rr++) {
+            const int ol = 2 * warp + rr;
+            if (o0 + ol < out.ne1) {
+                const uintptr_t rb = row_at(ol, 0);
+                const uintptr_t a0 = rb + (uint64_t)c * (GPB * BB);
+                const uintptr_t a1 = a0 + GPB * BB < rb + row_len ? a0 + GPB * BB : rb + row_len;
+                const uintptr_t w0 = a0 & ~(uintptr_t)15;
+                for (uintptr_t ch = lane; w0 + 16 * ch < a1; ch += 32)
+                    cp_async16(raw + ol * RAWS + 16 * ch, (const void *)(w0 + 16 * ch));
+            }
+            const int rl = 2 * warp + rr;
+            if (rl < rows_here) {
+                const int8_t *src = p.xq + (int64_t)(r0 + rl) * p.q_stride + 1024LL * c;
+                for (int ch = lane; ch < 2 * nbc; ch += 32)
+                    cp_async16(xq + rl * XQS + 16 * ch, src + 16 * ch);
+                if (lane < nbc)
+                    cp_async8(xc + lane * 32 + rl,
+                              p.xc + (int64_t)(r0 + rl) * p.c_stride + 32LL * c + lane);
+            }
         }
     };
 
@@ -356,20 +363,26 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
             cp_async_commit();
         }
         const uint8_t *raw = raw_of(s);
-        // Coefficients of every (output, block) of the chunk, once.
-        for (int idx = tid; idx < 32 * 32; idx += KRN_CUDA__MMA_THREADS) {
-            const int jl = idx >> 5, ol = idx & 31;
-            float4 cf = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            if (32 * c + jl < p.nb && o0 + ol < out.ne1) {
-                const uint8_t *bp = raw + ol * RAWS + mis_of(ol, c) + (jl / BPG) * BB;
-                float d, m;
-                int ml, mh;
-                block_coef<T>(bp, jl % BPG, &d, &m, &ml, &mh);
-                cf = make_float4(d, m, i2f(ml), i2f(mh));
+        // The coefficients of the warp's two blocks for all 32 outputs,
+        // lane l computing output l's: wc[lc][ol] of this warp.
+        {
+            float4 *wcw = wc + warp * 64;
+            const int mis_l = mis_of(lane, c);
+#pragma unroll
+            for (int lc = 0; lc < 2; lc++) {
+                const int jl = warp + 16 * lc;
+                float4 cf = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                if (32 * c + jl < p.nb && o0 + lane < out.ne1) {
+                    const uint8_t *bp = raw + lane * RAWS + mis_l + (jl / BPG) * BB;
+                    float d, m;
+                    int ml, mh;
+                    block_coef<T>(bp, jl % BPG, &d, &m, &ml, &mh);
+                    cf = make_float4(d, m, i2f(ml), i2f(mh));
+                }
+                wcw[lc * 32 + lane] = cf;
             }
-            wc[jl * 32 + ol] = cf;
+            __syncwarp(); // the warp reads its lanes' coefficients below
         }
-        __syncthreads();
         const uint8_t *xq = xq_of(s);
         const float2 *xc = xc_of(s);
         int mis[2][2];
@@ -385,14 +398,12 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
             const uint8_t *rawb = raw + (jl / BPG) * BB;
             const int sub = jl % BPG;
             uint32_t b[4][2];
-            float4 xcv[4];
 #pragma unroll
             for (int nt = 0; nt < 4; nt++) {
                 if (nt >= nt_act) break;
                 const uint8_t *xp = xq + (8 * nt + g) * XQS + jl * 32 + 4 * t;
                 b[nt][0] = *(const uint32_t *)xp;
                 b[nt][1] = *(const uint32_t *)(xp + 16);
-                xcv[nt] = *(const float4 *)(xc + jl * 32 + 8 * nt + 2 * t);
             }
 #pragma unroll
             for (int mt = 0; mt < 2; mt++) {
@@ -401,8 +412,8 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
                 const uint32_t a[4] = {code_word<T>(pa, sub, t), code_word<T>(pb, sub, t),
                                        code_word<T>(pa, sub, t + 4),
                                        code_word<T>(pb, sub, t + 4)};
-                const float4 wa = wc[jl * 32 + 16 * mt + g];
-                const float4 wb = wc[jl * 32 + 16 * mt + g + 8];
+                const float4 wa = wc[warp * 64 + lc * 32 + 16 * mt + g];
+                const float4 wb = wc[warp * 64 + lc * 32 + 16 * mt + g + 8];
 #pragma unroll
                 for (int nt = 0; nt < 4; nt++) {
                     if (nt >= nt_act) break;
@@ -423,11 +434,13 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
 #pragma unroll
                         for (int e = 0; e < 4; e++) fI[e] = mma_unbias(dd[e]);
                     }
+                    // {dx, sf} of rows 8nt + 2t and 8nt + 2t + 1
+                    const float4 xcv = *(const float4 *)(xc + jl * 32 + 8 * nt + 2 * t);
 #pragma unroll
                     for (int e = 0; e < 4; e++) {
                         const float4 w = e < 2 ? wa : wb;
-                        const float dx = (e & 1) ? xcv[nt].z : xcv[nt].x;
-                        const float sf = (e & 1) ? xcv[nt].w : xcv[nt].y;
+                        const float dx = (e & 1) ? xcv.z : xcv.x;
+                        const float sf = (e & 1) ? xcv.w : xcv.y;
                         float v = fmul(w.x, fI[e]);
                         if (qt<T>::has_min) v = fsub(v, fmul(w.y, sf));
                         v = fmul(dx, v);

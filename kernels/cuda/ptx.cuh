@@ -1,7 +1,7 @@
 // ptx.cuh — private to kernels/cuda/: every inline-PTX instruction the
 // kernels use, each behind one small function (so the list is short and
 // auditable). None of them is a float operation: integer tensor-core
-// products (exact), asynchronous copies and read-only loads.
+// products (exact) and asynchronous copies.
 #ifndef SB_KERNELS_CUDA_PTX_CUH
 #define SB_KERNELS_CUDA_PTX_CUH
 
@@ -100,17 +100,6 @@ static __device__ __forceinline__ void cp_async_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 #endif
-}
-
-// ---- streaming loads ------------------------------------------------------------
-
-// 16 bytes of read-only data read once (weights): not kept in L1.
-static __device__ __forceinline__ uint4 ldg_stream16(const void *p) {
-    uint4 v;
-    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p));
-    return v;
 }
 
 #endif // SB_KERNELS_CUDA_PTX_CUH

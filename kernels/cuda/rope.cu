@@ -11,16 +11,19 @@
 // rounding. No reduction.
 #include "cuda_backend.h"
 
-// Grid (n_rows), 128 threads looping over the row's q pairs, k pairs and v
-// elements. Each k pair is rotated and written to the cache by one thread.
+// Grid (n_rows, ceil(items / 256)), 256 threads, one item per thread: the
+// row's q pairs, then its k pairs, then its v elements (no loop, so every
+// thread's loads are in flight at once). Each k pair is rotated and written
+// to the cache by one thread.
 __global__ void krn_cuda_rope_kv_kernel(krn_cuda_rope_kv a) {
     const int r = blockIdx.x;
     const int32_t half = a.head_dim / 2, pos = a.pos[r];
     const int64_t q_dim = (int64_t)a.n_head * a.head_dim;
     const int64_t kv_dim = (int64_t)a.n_head_kv * a.head_dim;
-    const float *cs = a.cos + (int64_t)pos * half, *sn = a.sin + (int64_t)pos * half;
     const int64_t n_qp = (int64_t)a.n_head * half, n_kp = (int64_t)a.n_head_kv * half;
-    for (int64_t p = threadIdx.x; p < n_qp + n_kp; p += blockDim.x) {
+    const int64_t p = (int64_t)blockIdx.y * blockDim.x + threadIdx.x;
+    if (p < n_qp + n_kp) {
+        const float *cs = a.cos + (int64_t)pos * half, *sn = a.sin + (int64_t)pos * half;
         const bool is_q = p < n_qp;
         const int64_t pp = is_q ? p : p - n_qp;
         const int64_t h = pp / half, i = pp % half;
@@ -37,10 +40,10 @@ __global__ void krn_cuda_rope_kv_kernel(krn_cuda_rope_kv a) {
             kc[0] = float_to_half(o0);
             kc[half] = float_to_half(o1);
         }
+    } else if (p < n_qp + n_kp + kv_dim) {
+        const int64_t e = p - n_qp - n_kp;
+        a.v_cache[(int64_t)pos * kv_dim + e] = float_to_half(a.v[(int64_t)r * kv_dim + e]);
     }
-    const float *v = a.v + (int64_t)r * kv_dim;
-    uint16_t *vc = a.v_cache + (int64_t)pos * kv_dim;
-    for (int64_t e = threadIdx.x; e < kv_dim; e += blockDim.x) vc[e] = float_to_half(v[e]);
 }
 
 int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, cudaStream_t s, sb_err *err) {
@@ -50,6 +53,9 @@ int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, cudaStream_t s, sb_err *er
                           "expected 1..%d rows, an even head_dim and heads >= 1",
                           a->n_rows, (int)a->head_dim, (int)a->n_head,
                           (int)a->n_head_kv, KRN_MAX_ROWS);
-    krn_cuda_rope_kv_kernel<<<a->n_rows, 128, 0, s>>>(*a);
+    const int64_t items = (int64_t)(a->n_head + a->n_head_kv) * (a->head_dim / 2) +
+                          (int64_t)a->n_head_kv * a->head_dim;
+    const dim3 grid((unsigned)a->n_rows, (unsigned)((items + 255) / 256));
+    krn_cuda_rope_kv_kernel<<<grid, 256, 0, s>>>(*a);
     return KRN_CUDA_LAUNCHED("krn_cuda_rope_kv_kernel", err);
 }
