@@ -48,20 +48,6 @@ enum { N_TOKS = sizeof toks / sizeof toks[0],
 
 static eng_model *model; /* the good model, loaded once */
 
-static void job_init(eng_mk_job *job) {
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_F32,
-                          .seed = 1, .n_threads = 2};
-    sb_err err = {0};
-    if (eng_mk_job_init(job, &o, &err)) fail_msg("eng_mk_job_init: %s", err.msg);
-}
-
-static void set_token(eng_mk_job *job, int id, const char *text, int32_t type) {
-    free(job->vocab.tokens[id]);
-    job->vocab.tokens[id] = strdup(text);
-    assert_non_null(job->vocab.tokens[id]);
-    job->vocab.types[id] = type;
-}
-
 static void set_merges(eng_mk_job *job, const char *const *m, int64_t n) {
     for (int64_t i = 0; i < job->vocab.n_merges; i++) free(job->vocab.merges[i]);
     free(job->vocab.merges);
@@ -76,9 +62,9 @@ static void set_merges(eng_mk_job *job, const char *const *m, int64_t n) {
 
 /* The good vocabulary: toks and merges on top of the built-in one. */
 static void job_good(eng_mk_job *job) {
-    job_init(job);
+    test_job_init(job);
     for (int i = 0; i < N_TOKS; i++)
-        set_token(job, toks[i].id, toks[i].text, toks[i].type);
+        test_job_set_token(job, toks[i].id, toks[i].text, toks[i].type);
     set_merges(job, merges, N_MERGES);
 }
 
@@ -303,7 +289,7 @@ static void patch_file(const char *key, long skip, const void *old,
 
 static void write_builtin(void) {
     eng_mk_job job;
-    job_init(&job);
+    test_job_init(&job);
     sb_err err = {0};
     if (eng_mk_job_write(&job, path, &err)) fail_msg("write: %s", err.msg);
     eng_mk_job_free(&job);

@@ -176,45 +176,31 @@ static void test_tokenize_edges(void **state) {
 
 /* ---- vocabularies that cannot load ---- */
 
-static void job_init(eng_mk_job *job) {
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_F32,
-                          .seed = 1, .n_threads = 2};
-    sb_err err = {0};
-    if (eng_mk_job_init(job, &o, &err)) fail_msg("eng_mk_job_init: %s", err.msg);
-}
-
-static void set_token(eng_mk_job *job, int id, const char *text, int32_t type) {
-    free(job->vocab.tokens[id]);
-    job->vocab.tokens[id] = strdup(text);
-    assert_non_null(job->vocab.tokens[id]);
-    job->vocab.types[id] = type;
-}
-
 
 static void test_missing_byte_token(void **state) {
     (void)state;
     eng_mk_job job;
-    job_init(&job);
-    set_token(&job, 'A', "AA", ENG_TOKEN_NORMAL);
+    test_job_init(&job);
+    test_job_set_token(&job, 'A', "AA", ENG_TOKEN_NORMAL);
     test_job_write_and_load(&job, path, "no token for byte 0x41");
     /* a control token with the byte's text does not stand in for it */
-    job_init(&job);
-    set_token(&job, 'z', "zz", ENG_TOKEN_NORMAL);
-    set_token(&job, 300, "z", ENG_TOKEN_CONTROL);
+    test_job_init(&job);
+    test_job_set_token(&job, 'z', "zz", ENG_TOKEN_NORMAL);
+    test_job_set_token(&job, 300, "z", ENG_TOKEN_CONTROL);
     test_job_write_and_load(&job, path, "no token for byte 0x7a");
 }
 
 static void test_normal_token_not_byte_form(void **state) {
     (void)state;
     eng_mk_job job;
-    job_init(&job);
-    set_token(&job, 300, "\xe4\xb8\x80", ENG_TOKEN_NORMAL); /* U+4E00 */
+    test_job_init(&job);
+    test_job_set_token(&job, 300, "\xe4\xb8\x80", ENG_TOKEN_NORMAL); /* U+4E00 */
     test_job_write_and_load(&job, path, "token 300");
-    job_init(&job);
-    set_token(&job, 301, "a b", ENG_TOKEN_NORMAL); /* raw space: unmapped */
+    test_job_init(&job);
+    test_job_set_token(&job, 301, "a b", ENG_TOKEN_NORMAL); /* raw space: unmapped */
     test_job_write_and_load(&job, path, "not in GPT-2 byte-to-unicode form");
-    job_init(&job);
-    set_token(&job, 302, "\xc4", ENG_TOKEN_NORMAL); /* truncated UTF-8 */
+    test_job_init(&job);
+    test_job_set_token(&job, 302, "\xc4", ENG_TOKEN_NORMAL); /* truncated UTF-8 */
     test_job_write_and_load(&job, path, "token 302");
 }
 
@@ -223,11 +209,11 @@ static void test_normal_token_not_byte_form(void **state) {
 static void test_decoding(void **state) {
     (void)state;
     eng_mk_job job;
-    job_init(&job);
-    set_token(&job, 300, "\xc4\xa0hello\xc4\x8a", ENG_TOKEN_NORMAL);
-    set_token(&job, 301, "<tool call>", ENG_TOKEN_USER_DEFINED);
-    set_token(&job, 302, "\xc4\xa0", ENG_TOKEN_NORMAL); /* a second " " */
-    set_token(&job, 303, "\xc3\xa9", ENG_TOKEN_NORMAL); /* "é" = byte 0xe9 */
+    test_job_init(&job);
+    test_job_set_token(&job, 300, "\xc4\xa0hello\xc4\x8a", ENG_TOKEN_NORMAL);
+    test_job_set_token(&job, 301, "<tool call>", ENG_TOKEN_USER_DEFINED);
+    test_job_set_token(&job, 302, "\xc4\xa0", ENG_TOKEN_NORMAL); /* a second " " */
+    test_job_set_token(&job, 303, "\xc3\xa9", ENG_TOKEN_NORMAL); /* "é" = byte 0xe9 */
     eng_model *m = test_job_write_and_load(&job, path, NULL);
     int64_t len;
     const char *b = eng_token_bytes(m, 300, &len);
@@ -250,7 +236,7 @@ static void test_decoding(void **state) {
 static void test_bad_token_type(void **state) {
     (void)state;
     eng_mk_job job;
-    job_init(&job);
+    test_job_init(&job);
     job.vocab.types[7] = 9;
     test_job_write_and_load(&job, path, "'tokenizer.ggml.token_type'[7] is 9");
 }
@@ -260,7 +246,7 @@ static void test_bad_token_type(void **state) {
 static void test_not_gpt2(void **state) {
     (void)state;
     eng_mk_job job;
-    job_init(&job);
+    test_job_init(&job);
     sb_err err = {0};
     if (eng_mk_job_write(&job, path, &err)) fail_msg("write: %s", err.msg);
     eng_mk_job_free(&job);

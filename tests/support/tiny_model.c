@@ -117,3 +117,18 @@ eng_model *test_job_write_and_load(struct eng_mk_job *job, const char *path,
     }
     return m;
 }
+
+void test_job_init(struct eng_mk_job *job) {
+    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_F32,
+                          .seed = 1, .n_threads = 2};
+    sb_err err = {0};
+    if (eng_mk_job_init(job, &o, &err)) fail_msg("eng_mk_job_init: %s", err.msg);
+}
+
+void test_job_set_token(struct eng_mk_job *job, int id, const char *text,
+                        int32_t type) {
+    free(job->vocab.tokens[id]);
+    job->vocab.tokens[id] = strdup(text);
+    assert_non_null(job->vocab.tokens[id]);
+    job->vocab.types[id] = type;
+}

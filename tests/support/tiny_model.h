@@ -35,6 +35,12 @@ eng_model *test_vocab_model_load(const char *json_path);
  * returned; free with eng_model_free); otherwise it must fail with an error
  * containing `want` (NULL is returned). Fails the cmocka test otherwise. */
 struct eng_mk_job;
+/* Starts a job for the tiny f32 model with seed 1 (fails the test if it
+ * cannot); the caller edits it, then writes it with the function below. */
+void test_job_init(struct eng_mk_job *job);
+/* Replaces token id's text and type in the job's vocabulary. */
+void test_job_set_token(struct eng_mk_job *job, int id, const char *text,
+                        int32_t type);
 eng_model *test_job_write_and_load(struct eng_mk_job *job, const char *path,
                                    const char *want);
 
