@@ -47,9 +47,9 @@ struct krn_cuda__chunk_p {
     krn_cuda_act xq;
 };
 
-// Floats of shared memory of a chunk block with hpc heads.
+// Bytes of shared memory of a chunk block with hpc heads.
 static size_t krn_cuda__chunk_smem(int32_t hd, int32_t hpc) {
-    return ((size_t)KRN_ATTN_CHUNK * (size_t)(hd + 1) + (size_t)hpc * (size_t)hd +
+    return ((size_t)KRN_ATTN_CHUNK * (size_t)(hd + 4) + (size_t)hpc * (size_t)hd +
             (size_t)hpc * KRN_ATTN_CHUNK + 2 * (size_t)hpc) * sizeof(float);
 }
 
@@ -104,32 +104,37 @@ static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
 // Grid (nbatch, n_head_kv * hsplit, n_rows), 128 threads: block (x, y, r)
 // takes chunk c = c0 + x of row r (slots 64c .. min(64c + 63, pos[r])) for
 // query heads hs*hpc .. of KV head y / hsplit. Shared memory: the chunk's
-// keys, then its values, widened to fp32 (kv[slot][hd + 1]: the odd stride
-// puts the 32 slots a warp reads at one d in 32 banks), the heads' q, their
-// scores/p and (m, l).
+// keys, then its values, widened to fp32 (kv[slot][ks]; with hd % 4 == 0,
+// ks = hd + 4 keeps rows 16-byte aligned for float4 reads and puts the
+// rows a warp reads at one d in different banks; otherwise ks = hd + 1),
+// the heads' q (later their outputs), their scores/p and (m, l).
 //   Scores: one thread per (head, slot) computes the 32 lane partials
 //   itself (lane l: d = l, l+32, ... in order from 0.0f) and folds them
 //   (off = 16 .. 1, partial[l] + partial[l + off]) — the lane sum — then
-//   multiplies by scale.
+//   multiplies by scale. (float4 reads only change how q and k arrive.)
 //   m: one thread per head scans the chunk's scores in slot order, keeping
 //   the first and replacing it by each strictly greater one.
 //   p_t = exp(score_t - m): one thread per (head, slot).
 //   l: one thread per head, slot order from 0.0f.
-//   acc[d]: one thread per (head, d), slot order from 0.0f.
+//   acc[d]: slot order from 0.0f, one chain per (head, d); a thread runs
+//   the chains of 4 consecutive d (one float4 of each value row) of up to
+//   two heads' tasks at once.
 __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
-    extern __shared__ float sm[];
+    extern __shared__ __align__(16) float sm[];
     const int r = blockIdx.z, tid = threadIdx.x;
     const int kvh = blockIdx.y / a.hsplit, hs = blockIdx.y % a.hsplit;
     const int32_t c = a.c0 + (int32_t)blockIdx.x;
     const int32_t n_keys = a.pos[r] + 1, t0 = c * KRN_ATTN_CHUNK;
     if (t0 >= n_keys) return; // block-uniform: before any barrier
     const int n = n_keys - t0 < KRN_ATTN_CHUNK ? n_keys - t0 : KRN_ATTN_CHUNK;
-    const int hd = a.hd, ks = hd + 1;
+    const int hd = a.hd;
+    const bool vec = hd % 4 == 0;
+    const int ks = vec ? hd + 4 : hd + 1;
     const int h0 = kvh * a.group + hs * a.hpc;
     const int nh = a.group - hs * a.hpc < a.hpc ? a.group - hs * a.hpc : a.hpc;
     if (nh <= 0) return;
     const int64_t q_dim = (int64_t)a.n_head * hd, kv_dim = (int64_t)a.n_head_kv * hd;
-    float *kv = sm, *qs = sm + KRN_ATTN_CHUNK * ks, *p = qs + a.hpc * hd,
+    float *kv = sm, *qs = sm + KRN_ATTN_CHUNK * (hd + 4), *p = qs + a.hpc * hd,
           *st = p + a.hpc * KRN_ATTN_CHUNK;
     for (int e = tid; e < nh * hd; e += blockDim.x)
         qs[e] = a.q[r * q_dim + (int64_t)h0 * hd + e];
@@ -144,10 +149,25 @@ __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
         float lane[32];
 #pragma unroll
         for (int l = 0; l < 32; l++) lane[l] = 0.0f;
-        for (int d0 = 0; d0 < hd; d0 += 32) {
+        if (vec) {
+            for (int d0 = 0; d0 < hd; d0 += 32) {
 #pragma unroll
-            for (int l = 0; l < 32; l++)
-                if (d0 + l < hd) lane[l] = fadd(lane[l], fmul(qi[d0 + l], ki[d0 + l]));
+                for (int c4 = 0; c4 < 8; c4++) {
+                    if (d0 + 4 * c4 >= hd) break; // hd % 4 == 0: whole float4s
+                    const float4 qv = *(const float4 *)(qi + d0 + 4 * c4);
+                    const float4 kv4 = *(const float4 *)(ki + d0 + 4 * c4);
+                    lane[4 * c4] = fadd(lane[4 * c4], fmul(qv.x, kv4.x));
+                    lane[4 * c4 + 1] = fadd(lane[4 * c4 + 1], fmul(qv.y, kv4.y));
+                    lane[4 * c4 + 2] = fadd(lane[4 * c4 + 2], fmul(qv.z, kv4.z));
+                    lane[4 * c4 + 3] = fadd(lane[4 * c4 + 3], fmul(qv.w, kv4.w));
+                }
+            }
+        } else {
+            for (int d0 = 0; d0 < hd; d0 += 32) {
+#pragma unroll
+                for (int l = 0; l < 32; l++)
+                    if (d0 + l < hd) lane[l] = fadd(lane[l], fmul(qi[d0 + l], ki[d0 + l]));
+            }
         }
         // off = 16, 8, 4, 2, 1: lane[l] = lane[l] + lane[l + off], l < off
 #pragma unroll
@@ -161,7 +181,7 @@ __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
         lane[0] = fadd(lane[0], lane[1]);
         p[i * KRN_ATTN_CHUNK + s] = fmul(lane[0], scale);
     }
-    __syncthreads(); // scores done: kv may take the values
+    __syncthreads(); // scores done: kv may take the values, qs the outputs
     const uint16_t *vb = a.v + (int64_t)t0 * kv_dim + (int64_t)kvh * hd;
     krn_cuda__stage_f16(kv, ks, vb, kv_dim, n, hd);
     if (tid < nh) {
@@ -184,49 +204,93 @@ __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
         st[2 * tid + 1] = l;
     }
     __syncthreads();
-    // acc: up to ACC_ILP (head, d) tasks per thread at once (tid, tid +
-    // blockDim, ...), so their independent slot-order chains overlap.
-    constexpr int ACC_ILP = 8;
-    for (int base = 0; base < nh * hd; base += ACC_ILP * (int)blockDim.x) {
-        float acc[ACC_ILP];
-        int ti[ACC_ILP], td[ACC_ILP];
-#pragma unroll
-        for (int k = 0; k < ACC_ILP; k++) {
-            const int task = base + tid + k * (int)blockDim.x;
-            ti[k] = task < nh * hd ? task / hd : -1;
-            td[k] = task < nh * hd ? task - ti[k] * hd : 0;
-            acc[k] = 0.0f;
+    // acc[i][d] for every task; the result goes to ob (q's space: q is no
+    // longer read) when final_, else to the chunk state.
+    float *ob = qs;
+    auto put = [&](int i, int d, float acc) {
+        if (a.final_) {
+            ob[i * hd + d] = fdiv(acc, st[2 * i + 1]);
+        } else {
+            float *ps = a.part +
+                        ((int64_t)(r * a.n_head + h0 + i) * a.nbatch + (c - a.c0)) * (hd + 2);
+            ps[2 + d] = acc;
+            if (d == 0) {
+                ps[0] = st[2 * i];
+                ps[1] = st[2 * i + 1];
+            }
         }
-        for (int s = 0; s < n; s++) {
-            const float *vs = kv + s * ks;
+    };
+    if (vec) {
+        const int hd4 = hd / 4, ntask = nh * hd4;
+        for (int base = 0; base < ntask; base += 2 * (int)blockDim.x) {
+            float acc[2][4];
+            int ti[2], td[2];
+#pragma unroll
+            for (int k = 0; k < 2; k++) {
+                const int task = base + tid + k * (int)blockDim.x;
+                ti[k] = task < ntask ? task / hd4 : -1;
+                td[k] = task < ntask ? 4 * (task - ti[k] * hd4) : 0;
+#pragma unroll
+                for (int e = 0; e < 4; e++) acc[k][e] = 0.0f;
+            }
+            for (int s = 0; s < n; s++) {
+                const float *vs = kv + s * ks;
+#pragma unroll
+                for (int k = 0; k < 2; k++) {
+                    if (ti[k] < 0) continue;
+                    const float ps = p[ti[k] * KRN_ATTN_CHUNK + s];
+                    const float4 v4 = *(const float4 *)(vs + td[k]);
+                    acc[k][0] = fadd(acc[k][0], fmul(ps, v4.x));
+                    acc[k][1] = fadd(acc[k][1], fmul(ps, v4.y));
+                    acc[k][2] = fadd(acc[k][2], fmul(ps, v4.z));
+                    acc[k][3] = fadd(acc[k][3], fmul(ps, v4.w));
+                }
+            }
+#pragma unroll
+            for (int k = 0; k < 2; k++) {
+                if (ti[k] < 0) continue;
+#pragma unroll
+                for (int e = 0; e < 4; e++) put(ti[k], td[k] + e, acc[k][e]);
+            }
+        }
+    } else {
+        // up to 8 (head, d) tasks per thread at once (tid, tid + blockDim, ...)
+        constexpr int ACC_ILP = 8;
+        for (int base = 0; base < nh * hd; base += ACC_ILP * (int)blockDim.x) {
+            float acc[ACC_ILP];
+            int ti[ACC_ILP], td[ACC_ILP];
+#pragma unroll
+            for (int k = 0; k < ACC_ILP; k++) {
+                const int task = base + tid + k * (int)blockDim.x;
+                ti[k] = task < nh * hd ? task / hd : -1;
+                td[k] = task < nh * hd ? task - ti[k] * hd : 0;
+                acc[k] = 0.0f;
+            }
+            for (int s = 0; s < n; s++) {
+                const float *vs = kv + s * ks;
+#pragma unroll
+                for (int k = 0; k < ACC_ILP; k++)
+                    if (ti[k] >= 0)
+                        acc[k] = fadd(acc[k], fmul(p[ti[k] * KRN_ATTN_CHUNK + s], vs[td[k]]));
+            }
 #pragma unroll
             for (int k = 0; k < ACC_ILP; k++)
-                if (ti[k] >= 0)
-                    acc[k] = fadd(acc[k], fmul(p[ti[k] * KRN_ATTN_CHUNK + s], vs[td[k]]));
+                if (ti[k] >= 0) put(ti[k], td[k], acc[k]);
         }
-#pragma unroll
-        for (int k = 0; k < ACC_ILP; k++) {
-            if (ti[k] < 0) break; // warp-uniform: nh * hd is a multiple of 32 when quant
-            const int i = ti[k], d = td[k], h = h0 + i;
-            if (a.final_) {
-                const float o = fdiv(acc[k], st[2 * i + 1]);
-                a.out[r * q_dim + (int64_t)h * hd + d] = o;
-                // hd % 32 == 0: the warp's 32 tasks are one head's d = 32m ..
-                // 32m + 31, one quantization block of the row (all in range
-                // or all out), lane l holding element 32m + l.
-                if (a.quant) {
-                    const int64_t e = (int64_t)h * hd + d, b = e / KRN_QBLOCK;
-                    quantize_act_lane(o, a.xq.q + (int64_t)r * a.xq.q_stride + b * KRN_QBLOCK,
-                                      a.xq.c + (int64_t)r * a.xq.c_stride + b, tid & 31);
-                }
-            } else {
-                float *ps = a.part +
-                            ((int64_t)(r * a.n_head + h) * a.nbatch + (c - a.c0)) * (hd + 2);
-                ps[2 + d] = acc[k];
-                if (d == 0) {
-                    ps[0] = st[2 * i];
-                    ps[1] = st[2 * i + 1];
-                }
+    }
+    if (a.final_) {
+        __syncthreads(); // ob is complete
+        // Element e of the block's heads; with quant (hd % 32 == 0) the
+        // warp's 32 consecutive e are one quantization block of the row
+        // (all in range or all out), lane l holding element 32m + l.
+        for (int e = tid; e < nh * hd; e += blockDim.x) {
+            const float o = ob[e];
+            const int64_t col = (int64_t)h0 * hd + e;
+            a.out[r * q_dim + col] = o;
+            if (a.quant) {
+                const int64_t b = col / KRN_QBLOCK;
+                quantize_act_lane(o, a.xq.q + (int64_t)r * a.xq.q_stride + b * KRN_QBLOCK,
+                                  a.xq.c + (int64_t)r * a.xq.c_stride + b, tid & 31);
             }
         }
     }

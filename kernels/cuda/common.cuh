@@ -26,6 +26,14 @@ static __device__ __forceinline__ float fmul(float a, float b) { return __fmul_r
 static __device__ __forceinline__ float fdiv(float a, float b) { return __fdiv_rn(a, b); }
 static __device__ __forceinline__ float i2f(int v) { return __int2float_rn(v); }
 
+// (float)v for |v| < 2^22, exactly, without a conversion instruction: the
+// bit pattern 0x4B400000 + v is the float 1.5 * 2^23 + v (every integer in
+// [2^23, 2^24) is a float, and v moves only the mantissa), and subtracting
+// 1.5 * 2^23 is exact (Sterbenz). The same value as i2f(v).
+static __device__ __forceinline__ float i2f_small(int v) {
+    return __fsub_rn(__int_as_float(v + 0x4B400000), 12582912.0f);
+}
+
 // ---- the lane sum ----------------------------------------------------------
 
 // The butterfly fold of kernels.h §2 over a warp: lane l holds its partial

@@ -52,6 +52,8 @@ typedef struct krn_cuda_act {
 //                              simple kernel (one warp per output)
 //   SB_CUDA_ATTN=split|ref     attention: split-KV (chunks in parallel, then
 //                              a merge) or the first one-block-per-head kernel
+//   SB_CUDA_MMA_WARPS=32       the tensor-core kernel with 32 warps (one
+//                              lane class each) instead of 16 (two each)
 //   SB_CUDA_GRAPHS=0           launch every kernel of a step directly
 //                              instead of replaying a CUDA graph per row count
 //   SB_CUDA_PROFILE=1          time each stage (events; graphs off); the
@@ -60,6 +62,7 @@ typedef struct krn_cuda_cfg {
     int mm;            // 0 auto, 1 gemv, 2 ref
     int mma_min_rows;  // auto: the tensor-core kernel from this many rows
     int mma_stages;    // 2 (double-buffered) or 1 (small shared memory); 0 none
+    int mma_warps32;   // SB_CUDA_MMA_WARPS=32: the 32-warp tensor-core kernel
     int attn;          // 0 split, 1 ref
     int graphs;        // 1: CUDA graphs (forward.cu)
 } krn_cuda_cfg;

@@ -20,11 +20,11 @@
 // Three kernels for quantized weights (the tests compare each against the
 // CPU; krn_cuda_cfg picks one, every choice the same bits):
 //   gemv  1..7 rows: a warp per output; lane l owns blocks l, l+32, ... The
-//         warp stages the raw bytes of 32 consecutive blocks (a "group")
-//         into shared memory with coalesced 16-byte cp.async, two groups
-//         ahead, while lane l unpacks its block and runs the dp4a dot for
+//         warp stages the raw bytes of 64 consecutive blocks into shared
+//         memory with coalesced 16-byte cp.async, two such stages ahead,
+//         while lane l unpacks its two blocks and runs the dp4a dot for
 //         each row (the partial lives in lane l).
-//   mma   8..64 rows: a block of 16 warps per 32 outputs x 32 rows; the
+//   mma   8..64 rows: a block of 16 (or 32) warps per 32 outputs x 32 rows; the
 //         integers come from int8 tensor-core MMA (m16n8k32; Q6_K, whose
 //         halves have their own multipliers, uses two m16n8k16). Warp w
 //         handles the blocks of lanes w and w + 16 of every output and row
@@ -49,7 +49,6 @@ enum {
     KRN_CUDA__GV_TILE = 8,      // gemv: rows per pass over the weights
     KRN_CUDA__MMA_O = 32,       // mma: outputs per block
     KRN_CUDA__MMA_R = 32,       // mma: rows per block
-    KRN_CUDA__MMA_THREADS = 512,
     KRN_CUDA__F_TILE = 8,       // float weights: rows per pass
 };
 
@@ -98,23 +97,36 @@ static __device__ __forceinline__ void mm_store(float dot, const float *bias,
 // ==== gemv =====================================================================
 //
 // Grid ceil(outputs / 4), 4 warps, warp -> one output o. The row's bytes
-// are read group by group: group g = blocks 32g .. 32g+31 (for the
-// K-quants 4 super-blocks), a contiguous byte range. The warp copies the
-// 16-byte aligned window around it (at most 15 bytes each side; the matrix
-// allocation is padded, so the window never leaves it) into one of its
-// three shared slabs with 16-byte cp.async, coalesced, every address keeping
-// its residue modulo 16 — two groups are in flight while the third is
-// computed. Lane l unpacks block 32g + l (qblock.cuh) and, for each row of
-// the tile, forms I = mul_lo * lo + mul_hi * hi with dp4a and adds v into
-// its partial: the canonical lane's sequence.
+// are read a "stage" at a time: blocks 64s .. 64s+63 (two groups of 32; for
+// the K-quants 8 super-blocks), a contiguous byte range. The warp copies
+// the 16-byte aligned window around it (at most 15 bytes each side; the
+// matrix allocation is padded, so the window never leaves it) into one of
+// its three shared slabs with 16-byte cp.async, coalesced, every address
+// keeping its residue modulo 16 — two stages are in flight while the third
+// is computed. Lane l unpacks block 64s + l, then block 64s + 32 + l (its
+// blocks, in order: qblock.cuh), and for each row of the tile forms
+// I = mul_lo * lo + mul_hi * hi with dp4a and adds v into its partial —
+// the canonical lane's sequence. (float)I is formed exactly without a
+// conversion instruction: i2f_small for |I| < 2^22 (every type's I but
+// Q6_K's), and for Q6_K (mul_lo * (float)lo) + (mul_hi * (float)hi), whose
+// terms and sum are integers below 2^24 — every operation exact.
 
 template <int T> struct krn_cuda__gv_geom {
     enum {
-        GB = qgroup<T>::bytes,
-        SLAB = (GB + 30 + 15) / 16 * 16 + 16, // window + rdw's over-read
+        SB = 2 * qgroup<T>::bytes,            // a stage's bytes: 64 blocks
+        SLAB = (SB + 30 + 15) / 16 * 16 + 16, // window + rdw's over-read
         STAGES = 3,
     };
 };
+
+// (float)(mul_lo * lo + mul_hi * hi), exactly (see above).
+template <int T>
+static __device__ __forceinline__ float gv_int_value(int lo, int hi, int mul_lo, int mul_hi) {
+    if constexpr (qt<T>::dual)
+        return fadd(fmul(i2f_small(mul_lo), i2f_small(lo)), fmul(i2f_small(mul_hi), i2f_small(hi)));
+    else
+        return i2f_small(lo + hi); // mul_lo = mul_hi = 1, |I| < 2^22
+}
 
 // (at most 48 registers: 10 blocks, 40 warps per multiprocessor)
 template <int T, int RT>
@@ -122,6 +134,7 @@ __global__ void __launch_bounds__(32 * KRN_CUDA__GV_WARPS, 10)
 krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
     using G_ = krn_cuda__gv_geom<T>;
     constexpr int BB = qt<T>::bb, BPG = qt<T>::bpg, GPB = 32 / BPG, NST = G_::STAGES;
+    constexpr int SPB = 2 * GPB; // ggml blocks per stage
     __shared__ __align__(16) uint8_t slabs[KRN_CUDA__GV_WARPS][NST][G_::SLAB];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int64_t tile = (int64_t)blockIdx.x * KRN_CUDA__GV_WARPS + warp;
@@ -130,21 +143,21 @@ krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
     if (o >= out.ne1) return; // warp-uniform; the kernel has no block barrier
     const uint8_t *row = out.w + (uint64_t)o * out.row_bytes;
     const int64_t nblk = p.nb / BPG;
-    const int ngroups = (p.nb + 31) / 32;
+    const int nstages = (p.nb + 63) / 64;
 
-    // Group g's bytes: [row + g * GPB * BB, min(that + GPB * BB, row_end));
+    // Stage s's bytes: [row + s * SPB * BB, min(that + SPB * BB, row_end));
     // its window from the 16-byte boundary below (mis bytes before it) to
     // the one above.
     const uintptr_t row_end = (uintptr_t)(row + nblk * BB);
-    auto group_at = [&](int g) { return (uintptr_t)row + (uintptr_t)g * (GPB * BB); };
-    // cp.async of group g's window into stage g % NST (nothing past the last
-    // group); always commits, so every iteration has one group to wait for.
-    auto issue = [&](int g, int stage) {
-        if (g < ngroups) {
-            const uintptr_t a0 = group_at(g);
-            const uintptr_t a1 = a0 + GPB * BB < row_end ? a0 + GPB * BB : row_end;
+    auto stage_at = [&](int s) { return (uintptr_t)row + (uintptr_t)s * (SPB * BB); };
+    // cp.async of stage s's window into slab `slab` (nothing past the last
+    // stage); always commits, so every iteration has one group to wait for.
+    auto issue = [&](int s, int slab) {
+        if (s < nstages) {
+            const uintptr_t a0 = stage_at(s);
+            const uintptr_t a1 = a0 + SPB * BB < row_end ? a0 + SPB * BB : row_end;
             const uintptr_t w0 = a0 & ~(uintptr_t)15;
-            uint8_t *dst = slabs[warp][stage];
+            uint8_t *dst = slabs[warp][slab];
             for (uintptr_t c = lane; w0 + 16 * c < a1; c += 32)
                 cp_async16(dst + 16 * c, (const void *)(w0 + 16 * c));
         }
@@ -157,16 +170,18 @@ krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
         for (int t = 0; t < RT; t++) acc[t] = 0.0f;
         issue(0, 0);
         issue(1, 1);
-        int st = 0; // g % NST
-        for (int g = 0; g < ngroups; g++) {
-            cp_async_wait<1>(); // this lane's copies of group g have landed
-            __syncwarp();       // ... and every lane's; group g-1 is computed
-            issue(g + 2, st == 0 ? NST - 1 : st - 1); // into group g-1's stage
-            const int64_t j = (int64_t)g * 32 + lane;
-            const int stage = st;
-            st = st == NST - 1 ? 0 : st + 1;
-            if (j < p.nb) {
-                const uint8_t *bp = slabs[warp][stage] + (group_at(g) & 15) + (lane / BPG) * BB;
+        int cur = 0; // s % NST
+        for (int s = 0; s < nstages; s++) {
+            cp_async_wait<1>(); // this lane's copies of stage s have landed
+            __syncwarp();       // ... and every lane's; stage s-1 is computed
+            issue(s + 2, cur == 0 ? NST - 1 : cur - 1); // into stage s-1's slab
+            const uint8_t *base = slabs[warp][cur] + (stage_at(s) & 15);
+            cur = cur == NST - 1 ? 0 : cur + 1;
+#pragma unroll
+            for (int h = 0; h < 2; h++) { // block 64s + 32h + lane, in order
+                const int64_t j = (int64_t)s * 64 + 32 * h + lane;
+                if (j >= p.nb) break;
+                const uint8_t *bp = base + ((32 * h + lane) / BPG) * BB;
                 const int sub = lane % BPG;
                 uint32_t q[8];
                 unpack8<T>(bp, sub, q);
@@ -188,8 +203,7 @@ krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
                     hi = __dp4a((int)q[5], x1.y, hi);
                     hi = __dp4a((int)q[6], x1.z, hi);
                     hi = __dp4a((int)q[7], x1.w, hi);
-                    const int I = mul_lo * lo + mul_hi * hi; // |I| < 2^24: exact in float
-                    float v = fmul(d, i2f(I));
+                    float v = fmul(d, gv_int_value<T>(lo, hi, mul_lo, mul_hi));
                     if (qt<T>::has_min) v = fsub(v, fmul(m, xc.y));
                     v = fmul(xc.x, v);
                     acc[t] = fadd(acc[t], v);
@@ -272,12 +286,17 @@ static __device__ __forceinline__ float mma_unbias(int v) {
     return fsub(__int_as_float(v), 12582912.0f);
 }
 
-template <int T, int STAGES>
-__global__ void __launch_bounds__(KRN_CUDA__MMA_THREADS, 1)
+// LC lane classes per warp: LC = 2 is 16 warps (512 threads, warp w has
+// lane classes w and w + 16), LC = 1 is 32 warps (1024 threads, warp w has
+// lane class w, half the registers of partials per thread). The float
+// sequence of every output is the same for both.
+template <int T, int STAGES, int LC>
+__global__ void __launch_bounds__(32 * 32 / LC, 1)
 krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
     using G_ = krn_cuda__mma_geom<T>;
     constexpr int BB = qt<T>::bb, BPG = qt<T>::bpg, GPB = 32 / BPG;
     constexpr int RAWS = G_::RAWS, XQS = G_::XQS;
+    constexpr int NW = 32 / LC, NT = 32 * NW; // warps, threads
     extern __shared__ __align__(16) uint8_t mma_sm[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int g = lane >> 2, t = lane & 3;
@@ -305,15 +324,16 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
     };
 
     // cp.async copies of chunk c into stage s (the caller commits). Warp w
-    // copies output rows 2w, 2w + 1's windows and activation rows 2w, 2w + 1.
+    // copies output rows LC w .. LC w + LC - 1's windows and activation rows
+    // LC w .. LC w + LC - 1.
     const uint64_t row_len = (uint64_t)nblk * BB; // bytes of a weight row
     auto issue = [&](int c, int s) {
         uint8_t *raw = raw_of(s), *xq = xq_of(s);
         float2 *xc = xc_of(s);
         const int nbc = p.nb - 32 * c < 32 ? p.nb - 32 * c : 32;
 #pragma unroll
-        for (int rr = 0; rr < 2; rr++) {
-            const int ol = 2 * warp + rr;
+        for (int rr = 0; rr < LC; rr++) {
+            const int ol = LC * warp + rr;
             if (o0 + ol < out.ne1) {
                 const uintptr_t rb = row_at(ol, 0);
                 const uintptr_t a0 = rb + (uint64_t)c * (GPB * BB);
@@ -322,7 +342,7 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
                 for (uintptr_t ch = lane; w0 + 16 * ch < a1; ch += 32)
                     cp_async16(raw + ol * RAWS + 16 * ch, (const void *)(w0 + 16 * ch));
             }
-            const int rl = 2 * warp + rr;
+            const int rl = LC * warp + rr;
             if (rl < rows_here) {
                 const int8_t *src = p.xq + (int64_t)(r0 + rl) * p.q_stride + 1024LL * c;
                 for (int ch = lane; ch < 2 * nbc; ch += 32)
@@ -334,9 +354,9 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
         }
     };
 
-    float acc[2][2][4][4];
+    float acc[LC][2][4][4];
 #pragma unroll
-    for (int a = 0; a < 2; a++)
+    for (int a = 0; a < LC; a++)
 #pragma unroll
         for (int b = 0; b < 2; b++)
 #pragma unroll
@@ -363,21 +383,21 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
             cp_async_commit();
         }
         const uint8_t *raw = raw_of(s);
-        // The coefficients of the warp's two blocks for all 32 outputs,
-        // lane l computing output l's: wc[lc][ol] of this warp.
+        // The coefficients of the warp's blocks for all 32 outputs, lane l
+        // computing output l's: wc[lc][ol] of this warp.
         {
-            float4 *wcw = wc + warp * 64;
+            float4 *wcw = wc + warp * (LC * 32);
             const int mis_l = mis_of(lane, c);
 #pragma unroll
-            for (int lc = 0; lc < 2; lc++) {
-                const int jl = warp + 16 * lc;
+            for (int lc = 0; lc < LC; lc++) {
+                const int jl = warp + NW * lc;
                 float4 cf = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
                 if (32 * c + jl < p.nb && o0 + lane < out.ne1) {
                     const uint8_t *bp = raw + lane * RAWS + mis_l + (jl / BPG) * BB;
                     float d, m;
                     int ml, mh;
                     block_coef<T>(bp, jl % BPG, &d, &m, &ml, &mh);
-                    cf = make_float4(d, m, i2f(ml), i2f(mh));
+                    cf = make_float4(d, m, i2f_small(ml), i2f_small(mh));
                 }
                 wcw[lc * 32 + lane] = cf;
             }
@@ -392,8 +412,8 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
             mis[mt][1] = mis_of(16 * mt + g + 8, c);
         }
 #pragma unroll
-        for (int lc = 0; lc < 2; lc++) {
-            const int jl = warp + 16 * lc;
+        for (int lc = 0; lc < LC; lc++) {
+            const int jl = warp + NW * lc;
             if (32 * c + jl >= p.nb) continue; // warp-uniform
             const uint8_t *rawb = raw + (jl / BPG) * BB;
             const int sub = jl % BPG;
@@ -412,8 +432,8 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
                 const uint32_t a[4] = {code_word<T>(pa, sub, t), code_word<T>(pb, sub, t),
                                        code_word<T>(pa, sub, t + 4),
                                        code_word<T>(pb, sub, t + 4)};
-                const float4 wa = wc[warp * 64 + lc * 32 + 16 * mt + g];
-                const float4 wb = wc[warp * 64 + lc * 32 + 16 * mt + g + 8];
+                const float4 wa = wc[warp * (LC * 32) + lc * 32 + 16 * mt + g];
+                const float4 wb = wc[warp * (LC * 32) + lc * 32 + 16 * mt + g + 8];
 #pragma unroll
                 for (int nt = 0; nt < 4; nt++) {
                     if (nt >= nt_act) break;
@@ -452,23 +472,43 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
     }
 
     // The fold. No copy is in flight: the last one was chunk nchunks-1's.
+    // First level (off = 16): partial[l] = partial[l] + partial[l + 16] for
+    // l < 16, into F[l][row][output]: within a thread for LC = 2 (lanes w
+    // and w + 16), through F for LC = 1 (warp w + 16 stores, then warp w
+    // adds its own partial on the left).
     __syncthreads();
-    float *F = (float *)mma_sm; // [warp][row 32][33]
+    float *F = (float *)mma_sm; // [16][row 32][33]
+    auto fidx = [&](int l, int mt, int nt, int e) {
+        const int ol = 16 * mt + g + (e >= 2 ? 8 : 0);
+        const int rl = 8 * nt + 2 * t + (e & 1);
+        return (l * 32 + rl) * 33 + ol;
+    };
+    if (LC == 1 && warp >= 16) {
 #pragma unroll
-    for (int mt = 0; mt < 2; mt++)
+        for (int mt = 0; mt < 2; mt++)
 #pragma unroll
-        for (int nt = 0; nt < 4; nt++) {
-            if (nt >= nt_act) break;
+            for (int nt = 0; nt < 4; nt++) {
+                if (nt >= nt_act) break;
 #pragma unroll
-            for (int e = 0; e < 4; e++) {
-                const int ol = 16 * mt + g + (e >= 2 ? 8 : 0);
-                const int rl = 8 * nt + 2 * t + (e & 1);
-                // off = 16: partial[w] = partial[w] + partial[w + 16]
-                F[(warp * 32 + rl) * 33 + ol] = fadd(acc[0][mt][nt][e], acc[1][mt][nt][e]);
+                for (int e = 0; e < 4; e++) F[fidx(warp - 16, mt, nt, e)] = acc[0][mt][nt][e];
             }
-        }
+    }
+    if (LC == 1) __syncthreads();
+    if (warp < 16) {
+#pragma unroll
+        for (int mt = 0; mt < 2; mt++)
+#pragma unroll
+            for (int nt = 0; nt < 4; nt++) {
+                if (nt >= nt_act) break;
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const int f = fidx(warp, mt, nt, e);
+                    F[f] = fadd(acc[0][mt][nt][e], LC == 2 ? acc[LC - 1][mt][nt][e] : F[f]);
+                }
+            }
+    }
     __syncthreads();
-    for (int idx = tid; idx < 32 * 32; idx += KRN_CUDA__MMA_THREADS) {
+    for (int idx = tid; idx < 32 * 32; idx += NT) {
         const int ol = idx & 31, rl = idx >> 5;
         if (rl >= rows_here || o0 + ol >= out.ne1) continue;
         float part[16];
@@ -625,8 +665,8 @@ static void krn_cuda__launch_gemv(const krn_cuda__mm_params &p, int64_t tiles, c
 }
 
 template <int T>
-static void krn_cuda__launch_q(int kind, int stages, const krn_cuda__mm_params &p,
-                               int64_t tiles, cudaStream_t s) {
+static void krn_cuda__launch_q(int kind, int stages, int warps32,
+                               const krn_cuda__mm_params &p, int64_t tiles, cudaStream_t s) {
     if (kind == 2) {
         const unsigned grid = (unsigned)((tiles + KRN_CUDA__GV_WARPS - 1) / KRN_CUDA__GV_WARPS);
         krn_cuda_mm_ref_kernel<T><<<grid, 32 * KRN_CUDA__GV_WARPS, 0, s>>>(p);
@@ -638,18 +678,21 @@ static void krn_cuda__launch_q(int kind, int stages, const krn_cuda__mm_params &
         else krn_cuda__launch_gemv<T, KRN_CUDA__GV_TILE>(p, tiles, s);
     } else {
         const unsigned grid = (unsigned)(tiles * p.n_rt);
-        if (stages == 2)
-            krn_cuda_mma_kernel<T, 2><<<grid, KRN_CUDA__MMA_THREADS,
-                                        krn_cuda__mma_geom<T>::smem(2), s>>>(p);
+        const size_t sm = krn_cuda__mma_geom<T>::smem(stages);
+        if (stages == 2 && warps32)
+            krn_cuda_mma_kernel<T, 2, 1><<<grid, 1024, sm, s>>>(p);
+        else if (stages == 2)
+            krn_cuda_mma_kernel<T, 2, 2><<<grid, 512, sm, s>>>(p);
+        else if (warps32)
+            krn_cuda_mma_kernel<T, 1, 1><<<grid, 1024, sm, s>>>(p);
         else
-            krn_cuda_mma_kernel<T, 1><<<grid, KRN_CUDA__MMA_THREADS,
-                                        krn_cuda__mma_geom<T>::smem(1), s>>>(p);
+            krn_cuda_mma_kernel<T, 1, 2><<<grid, 512, sm, s>>>(p);
     }
 }
 
 // mm[0..n-1]: one quantized type and input width. kind: 0 mma, 1 gemv, 2 ref.
 static int krn_cuda__matmul_q(const krn_cuda_mm *mm, int n, int kind, int stages,
-                              cudaStream_t s, sb_err *err) {
+                              int warps32, cudaStream_t s, sb_err *err) {
     krn_cuda__mm_params p;
     memset(&p, 0, sizeof p);
     const int64_t per_tile = kind == 0 ? KRN_CUDA__MMA_O : 1;
@@ -675,14 +718,14 @@ static int krn_cuda__matmul_q(const krn_cuda_mm *mm, int n, int kind, int stages
     p.n_rows = mm[0].n_rows;
     p.n_rt = (p.n_rows + KRN_CUDA__MMA_R - 1) / KRN_CUDA__MMA_R;
     switch (mm[0].w->type) {
-    case KRN_Q4_0: krn_cuda__launch_q<KRN_Q4_0>(kind, stages, p, tiles, s); break;
-    case KRN_Q4_1: krn_cuda__launch_q<KRN_Q4_1>(kind, stages, p, tiles, s); break;
-    case KRN_Q5_0: krn_cuda__launch_q<KRN_Q5_0>(kind, stages, p, tiles, s); break;
-    case KRN_Q5_1: krn_cuda__launch_q<KRN_Q5_1>(kind, stages, p, tiles, s); break;
-    case KRN_Q8_0: krn_cuda__launch_q<KRN_Q8_0>(kind, stages, p, tiles, s); break;
-    case KRN_Q4_K: krn_cuda__launch_q<KRN_Q4_K>(kind, stages, p, tiles, s); break;
-    case KRN_Q5_K: krn_cuda__launch_q<KRN_Q5_K>(kind, stages, p, tiles, s); break;
-    case KRN_Q6_K: krn_cuda__launch_q<KRN_Q6_K>(kind, stages, p, tiles, s); break;
+    case KRN_Q4_0: krn_cuda__launch_q<KRN_Q4_0>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q4_1: krn_cuda__launch_q<KRN_Q4_1>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q5_0: krn_cuda__launch_q<KRN_Q5_0>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q5_1: krn_cuda__launch_q<KRN_Q5_1>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q8_0: krn_cuda__launch_q<KRN_Q8_0>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q4_K: krn_cuda__launch_q<KRN_Q4_K>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q5_K: krn_cuda__launch_q<KRN_Q5_K>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q6_K: krn_cuda__launch_q<KRN_Q6_K>(kind, stages, warps32, p, tiles, s); break;
     default:
         return sb_err_set(err, __func__, "weight type %s (%d) has no CUDA matmul",
                           krn_type_name((uint32_t)mm[0].w->type), (int)mm[0].w->type);
@@ -711,7 +754,8 @@ int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
         int kind = cfg->mm == 2 ? 2 : 1;
         if (cfg->mm == 0 && cfg->mma_stages > 0 && mm[i].n_rows >= cfg->mma_min_rows)
             kind = 0;
-        if (krn_cuda__matmul_q(&mm[i], k - i, kind, cfg->mma_stages, s, err)) return -1;
+        if (krn_cuda__matmul_q(&mm[i], k - i, kind, cfg->mma_stages, cfg->mma_warps32, s, err))
+            return -1;
         i = k;
     }
     return 0;
@@ -722,11 +766,14 @@ int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
 template <int T>
 static int krn_cuda__mma_attr(int stages, sb_err *err) {
     const int bytes = (int)krn_cuda__mma_geom<T>::smem(stages);
-    const cudaError_t rc =
-        stages == 2 ? cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 2>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)
-                    : cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 1>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    const cudaFuncAttribute a = cudaFuncAttributeMaxDynamicSharedMemorySize;
+    const cudaError_t rc = stages == 2
+        ? (cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 2, 2>, a, bytes) != cudaSuccess
+               ? cudaGetLastError()
+               : cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 2, 1>, a, bytes))
+        : (cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 1, 2>, a, bytes) != cudaSuccess
+               ? cudaGetLastError()
+               : cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 1, 1>, a, bytes));
     return KRN_CUDA_CHECK(rc, err);
 }
 
@@ -742,6 +789,8 @@ int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, int device, sb_err *err) {
     cfg->mm = e && !strcmp(e, "gemv") ? 1 : e && !strcmp(e, "ref") ? 2 : 0;
     e = getenv("SB_CUDA_MMA_MIN_ROWS");
     cfg->mma_min_rows = e && atoi(e) >= 1 ? atoi(e) : 8;
+    e = getenv("SB_CUDA_MMA_WARPS");
+    cfg->mma_warps32 = e && !strcmp(e, "32");
     int major = 0, optin = 0;
     if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
                                               device), err) ||
