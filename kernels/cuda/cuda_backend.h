@@ -52,6 +52,7 @@ typedef struct krn_cuda_act {
 //                              simple kernel (one warp per output)
 //   SB_CUDA_ATTN=split|ref     attention: split-KV (chunks in parallel, then
 //                              a merge) or the first one-block-per-head kernel
+//   SB_CUDA_MMA_STAGES=1|2|3   its cp.async pipeline depth (default 3)
 //   SB_CUDA_MMA_WARPS=32       the tensor-core kernel with 32 warps (one
 //                              lane class each) instead of 16 (two each)
 //   SB_CUDA_GRAPHS=0           launch every kernel of a step directly
@@ -61,7 +62,8 @@ typedef struct krn_cuda_act {
 typedef struct krn_cuda_cfg {
     int mm;            // 0 auto, 1 gemv, 2 ref
     int mma_min_rows;  // auto: the tensor-core kernel from this many rows
-    int mma_stages;    // 2 (double-buffered) or 1 (small shared memory); 0 none
+    int mma_stages;    // pipeline depth wanted (3; each type runs as deep as
+                       // shared memory allows, down to 1); 0: no tensor cores
     int mma_warps32;   // SB_CUDA_MMA_WARPS=32: the 32-warp tensor-core kernel
     int attn;          // 0 split, 1 ref
     int graphs;        // 1: CUDA graphs (forward.cu)
@@ -72,7 +74,7 @@ enum {
     KRN_CUDA__ST_START, KRN_CUDA__ST_EMBED, KRN_CUDA__ST_NORM, KRN_CUDA__ST_QKV,
     KRN_CUDA__ST_ROPE, KRN_CUDA__ST_ATTN, KRN_CUDA__ST_ATTQ, KRN_CUDA__ST_O,
     KRN_CUDA__ST_GATEUP, KRN_CUDA__ST_SWIGLU, KRN_CUDA__ST_DOWN, KRN_CUDA__ST_HEAD,
-    KRN_CUDA__N_STAGES,
+    KRN_CUDA__ST_COPY, KRN_CUDA__N_STAGES,
     KRN_CUDA__PROF_EVENTS = 2048,
 };
 

@@ -39,7 +39,7 @@ extern "C" {
 
 static const char *const krn_cuda__stage_names[KRN_CUDA__N_STAGES] = {
     "start", "embed", "norm", "qkv", "rope_kv", "attn", "att_quant", "o_proj",
-    "gate_up", "swiglu_q", "down", "head"};
+    "gate_up", "swiglu_q", "down", "head", "logits_d2h"};
 
 static void krn_cuda__mark(const krn_cuda *c, int stage) {
     krn_cuda_prof *p = c->prof;
@@ -243,6 +243,7 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
         cudaStreamSynchronize(c->stream); // nothing may still read the batch
         return -1;
     }
+    if (c->prof) krn_cuda__mark(c, KRN_CUDA__ST_COPY);
     if (KRN_CUDA_CHECK(cudaStreamSynchronize(c->stream), err)) return -1;
     krn_cuda__prof_collect(c, n);
     return 0;

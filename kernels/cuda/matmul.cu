@@ -225,11 +225,12 @@ krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
 
 // ==== mma ======================================================================
 //
-// Grid (output tiles x row tiles), 512 threads = 16 warps; block (ot, rt)
+// Grid (output tiles x row tiles), 512 threads = 16 warps (LC = 2; 1024
+// threads = 32 warps with LC = 1, see below); block (ot, rt)
 // computes outputs 32 ot .. 32 ot + 31 (M: two m16 tiles) for rows
 // 32 rt .. 32 rt + 31 (N: four n8 tiles). The K loop runs over chunks of 32
-// blocks (groups), in order. Per chunk, cp.async stages (double-buffered:
-// chunk c+1 is copied while chunk c is computed):
+// blocks (groups), in order. Per chunk, cp.async stages (STAGES deep:
+// chunks c+1 .. c+STAGES-1 are copied while chunk c is computed):
 //   raw[32][RAWS]   the 32 output rows' raw group windows (as gemv's slab),
 //   xq[32][XQS]     the 32 rows' int8 codes of the chunk's blocks,
 //   xc[32 j][32 r]  their {dx, (float)s};
@@ -239,7 +240,7 @@ krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
 // barrier per chunk (after the copies land), a warp barrier for the rest.
 //
 // Warp w takes block jl = w and jl = w + 16 of the chunk (lane classes w and
-// w + 16: block 32c + jl belongs to lane jl). For each, thread (g = lane/4,
+// w + 16: block 32c + jl belongs to lane jl; with LC = 1, block w only). For each, thread (g = lane/4,
 // t = lane%4) builds the A fragments (weights: code words t and t + 4 of
 // outputs 16mt + g and 16mt + g + 8, straight from the raw window) and B
 // fragments (codes of rows 8nt + g, bytes 4t.. and 16 + 4t..), runs the MMA
@@ -365,21 +366,29 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
                 for (int e = 0; e < 4; e++) acc[a][b][n][e] = 0.0f;
     const int bias[4] = {0x4B400000, 0x4B400000, 0x4B400000, 0x4B400000};
 
-    if (STAGES == 2) {
-        issue(0, 0);
-        cp_async_commit();
+    // The pipeline: chunks c + 1 .. c + STAGES - 1 are in flight while chunk
+    // c is computed. Every iteration commits one group (empty past the last
+    // chunk), so "all but the newest STAGES - 2 groups landed" is chunk c.
+    if (STAGES >= 2) {
+#pragma unroll
+        for (int k = 0; k < STAGES - 1; k++) {
+            if (k < nchunks) issue(k, k);
+            cp_async_commit();
+        }
     }
     for (int c = 0; c < nchunks; c++) {
-        const int s = STAGES == 2 ? (c & 1) : 0;
+        const int s = c % STAGES;
         if (STAGES == 1) {
             if (c > 0) __syncthreads(); // chunk c-1 computed: its stage is free
             issue(c, 0);
             cp_async_commit();
         }
-        cp_async_wait_all();
+        if (STAGES == 3) cp_async_wait<1>();
+        else cp_async_wait_all();
         __syncthreads(); // chunk c is in shared memory; chunk c-1 is computed
-        if (STAGES == 2 && c + 1 < nchunks) {
-            issue(c + 1, (c + 1) & 1); // that stage was last read by chunk c-1
+        if (STAGES >= 2) {
+            // into chunk c-1's stage, which no thread reads any more
+            if (c + STAGES - 1 < nchunks) issue(c + STAGES - 1, (c + STAGES - 1) % STAGES);
             cp_async_commit();
         }
         const uint8_t *raw = raw_of(s);
@@ -471,7 +480,8 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
         }
     }
 
-    // The fold. No copy is in flight: the last one was chunk nchunks-1's.
+    // The fold. Only empty copy groups can be pending; drain them anyway.
+    cp_async_wait_all();
     // First level (off = 16): partial[l] = partial[l] + partial[l + 16] for
     // l < 16, into F[l][row][output]: within a thread for LC = 2 (lanes w
     // and w + 16), through F for LC = 1 (warp w + 16 stores, then warp w
@@ -656,12 +666,23 @@ static int krn_cuda__matmul_f(const krn_cuda_mm *mm, cudaStream_t s, sb_err *err
     return KRN_CUDA_LAUNCHED("krn_cuda_mm_f_kernel", err);
 }
 
-// Launches kernel K<T> (gemv<T, RT>, mma<T, STAGES> or ref<T>) for the
+// Launches kernel K<T> (gemv<T, RT>, mma<T, STAGES, LC> or ref<T>) for the
 // type T of the group.
 template <int T, int RT>
 static void krn_cuda__launch_gemv(const krn_cuda__mm_params &p, int64_t tiles, cudaStream_t s) {
     const unsigned grid = (unsigned)((tiles + KRN_CUDA__GV_WARPS - 1) / KRN_CUDA__GV_WARPS);
     krn_cuda_gemv_kernel<T, RT><<<grid, 32 * KRN_CUDA__GV_WARPS, 0, s>>>(p);
+}
+
+// The tensor-core kernel's pipeline depth for type T: the depth asked for
+// (cfg.mma_stages, 3 by default), less while T's staging would exceed the
+// device's opt-in shared memory.
+static size_t krn_cuda__mma_optin = 0; // set by krn_cuda_matmul_setup
+
+template <int T> static int krn_cuda__mma_stages(int stages) {
+    int st = stages;
+    while (st > 1 && krn_cuda__mma_geom<T>::smem(st) > krn_cuda__mma_optin) st--;
+    return st;
 }
 
 template <int T>
@@ -678,15 +699,14 @@ static void krn_cuda__launch_q(int kind, int stages, int warps32,
         else krn_cuda__launch_gemv<T, KRN_CUDA__GV_TILE>(p, tiles, s);
     } else {
         const unsigned grid = (unsigned)(tiles * p.n_rt);
-        const size_t sm = krn_cuda__mma_geom<T>::smem(stages);
-        if (stages == 2 && warps32)
-            krn_cuda_mma_kernel<T, 2, 1><<<grid, 1024, sm, s>>>(p);
-        else if (stages == 2)
-            krn_cuda_mma_kernel<T, 2, 2><<<grid, 512, sm, s>>>(p);
-        else if (warps32)
-            krn_cuda_mma_kernel<T, 1, 1><<<grid, 1024, sm, s>>>(p);
-        else
-            krn_cuda_mma_kernel<T, 1, 2><<<grid, 512, sm, s>>>(p);
+        const int st = krn_cuda__mma_stages<T>(stages);
+        const size_t sm = krn_cuda__mma_geom<T>::smem(st);
+        if (st == 3 && warps32) krn_cuda_mma_kernel<T, 3, 1><<<grid, 1024, sm, s>>>(p);
+        else if (st == 3) krn_cuda_mma_kernel<T, 3, 2><<<grid, 512, sm, s>>>(p);
+        else if (st == 2 && warps32) krn_cuda_mma_kernel<T, 2, 1><<<grid, 1024, sm, s>>>(p);
+        else if (st == 2) krn_cuda_mma_kernel<T, 2, 2><<<grid, 512, sm, s>>>(p);
+        else if (warps32) krn_cuda_mma_kernel<T, 1, 1><<<grid, 1024, sm, s>>>(p);
+        else krn_cuda_mma_kernel<T, 1, 2><<<grid, 512, sm, s>>>(p);
     }
 }
 
@@ -763,17 +783,24 @@ int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
 
 // ---- setup ---------------------------------------------------------------------
 
+// The shared-memory limit of T's tensor-core kernels at the depth they
+// will run with (both warp layouts).
 template <int T>
 static int krn_cuda__mma_attr(int stages, sb_err *err) {
-    const int bytes = (int)krn_cuda__mma_geom<T>::smem(stages);
+    const int st = krn_cuda__mma_stages<T>(stages);
+    const int bytes = (int)krn_cuda__mma_geom<T>::smem(st);
     const cudaFuncAttribute a = cudaFuncAttributeMaxDynamicSharedMemorySize;
-    const cudaError_t rc = stages == 2
-        ? (cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 2, 2>, a, bytes) != cudaSuccess
-               ? cudaGetLastError()
-               : cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 2, 1>, a, bytes))
-        : (cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 1, 2>, a, bytes) != cudaSuccess
-               ? cudaGetLastError()
-               : cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 1, 1>, a, bytes));
+    cudaError_t rc;
+    if (st == 3) {
+        rc = cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 3, 2>, a, bytes);
+        if (rc == cudaSuccess) rc = cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 3, 1>, a, bytes);
+    } else if (st == 2) {
+        rc = cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 2, 2>, a, bytes);
+        if (rc == cudaSuccess) rc = cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 2, 1>, a, bytes);
+    } else {
+        rc = cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 1, 2>, a, bytes);
+        if (rc == cudaSuccess) rc = cudaFuncSetAttribute(krn_cuda_mma_kernel<T, 1, 1>, a, bytes);
+    }
     return KRN_CUDA_CHECK(rc, err);
 }
 
@@ -798,10 +825,14 @@ int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, int device, sb_err *err) {
                                               device), err))
         return -1;
     cfg->mma_stages = 0;
+    krn_cuda__mma_optin = (size_t)optin;
     if (major >= 8) {
-        const size_t need2 = krn_cuda__mma_need<KRN_Q8_0>(2);
+        // every type fits 1 stage when Q8_0 (the largest staging) does; each
+        // type then runs as deep as it fits, up to 3 (SB_CUDA_MMA_STAGES)
         const size_t need1 = krn_cuda__mma_need<KRN_Q8_0>(1);
-        cfg->mma_stages = (size_t)optin >= need2 ? 2 : (size_t)optin >= need1 ? 1 : 0;
+        e = getenv("SB_CUDA_MMA_STAGES");
+        const int want = e && atoi(e) >= 1 && atoi(e) <= 3 ? atoi(e) : 3;
+        cfg->mma_stages = (size_t)optin >= need1 ? want : 0;
     }
     const int st = cfg->mma_stages;
     if (st == 0) return 0;
