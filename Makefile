@@ -22,7 +22,9 @@ CUDA_ARCHS ?= 86 87 89 90
 NVCCFLAGS ?= -O3 -std=c++17 --fmad=false \
              $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
 
-LIB_SRC := $(wildcard base/*.c engine/*.c kernels/*.c kernels/cpu/*.c drafter/*.c)
+LIB_SRC := $(wildcard base/*.c engine/*.c kernels/*.c kernels/cpu/*.c drafter/*.c edit/*.c)
+# the language server's layers and the session log (lsp/main.c is sb-lsp's)
+LIB_SRC += $(filter-out lsp/main.c,$(wildcard lsp/*.c)) $(wildcard sessionlog/*.c)
 ifeq ($(NVCC),)
 LIB_SRC += kernels/cuda/absent.c
 CU_SRC :=
@@ -32,6 +34,8 @@ LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 endif
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.o)
+# tree-sitter grammars (fetched by pinned version) and runtime, into libsb.
+include grammars/grammars.mk
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 # tests/gpu/ needs a GPU: only `make test-gpu` builds and runs it.
@@ -43,8 +47,8 @@ TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 # intermediates and rebuild them on every run).
 .SECONDARY: $(TEST_LIB_OBJ)
 
-.PHONY: all test asan check clean tests bench-cpu bench-tokenize bench-engine test-gpu
-all: $(BUILD)/sb $(BUILD)/libsb.a
+.PHONY: all test asan check clean tests bench-cpu bench-tokenize bench-engine test-gpu demo
+all: $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/libsb.a
 
 $(BUILD)/libsb.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -54,6 +58,10 @@ $(BUILD)/libsb.a: $(LIB_OBJ)
 # built here also runs on the GPU machine, which lacks utf8proc.
 $(BUILD)/sb: $(CLI_OBJ) $(BUILD)/libsb.a
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
+
+# The language server, linked like sb so that it runs on the GPU machine.
+$(BUILD)/sb-lsp: $(BUILD)/obj/lsp/main.o $(BUILD)/libsb.a
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -73,7 +81,7 @@ $(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
 	    -lcmocka $(LDLIBS)
 
-tests: $(TEST_BIN) $(BUILD)/sb
+tests: $(TEST_BIN) $(BUILD)/sb $(BUILD)/sb-lsp
 
 # ---- tokenizer reference (tests/tokenizer) ----
 # node and the two pinned npm packages produce $(BUILD)/tokref/ref.bin (the
@@ -167,10 +175,37 @@ bench-tokenize: $(BUILD)/tokenize_speed $(TOKREF)/tiny-vocab.gguf
 	$(BUILD)/tokenize_speed $(TOKREF)/tiny-vocab.gguf \
 	    $(sort $(wildcard */*.c */*.h */*/*.c */*/*.h))
 
+# The main job with the demo model (models/sonicboom-demo.gguf, trained by
+# tools/train/), on the CPU: an edit of models/demo/ring.c, its diff, the
+# speed with speculation off and on, and that both outputs are identical.
+demo: $(BUILD)/sb
+	BUILD=$(BUILD) models/demo/run.sh
+
+# ---- fuzzing sb-lsp (needs clang; not part of test or check) ----
+# libFuzzer over the framing and dispatch (tests/lsp/fuzz_lsp.c), for
+# FUZZ_TIME seconds, seeded from tests/lsp/corpus/; what it finds new goes
+# to build-fuzz/corpus/. libsb is rebuilt with clang and the sanitizers.
+FUZZ_TIME ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+build-fuzz/fuzz_lsp: tests/lsp/fuzz_lsp.c FORCE
+	@command -v clang >/dev/null || { echo "fuzz: clang is required (apt-get install clang)" >&2; exit 1; }
+	$(MAKE) BUILD=build-fuzz CC=clang NVCC= OPTFLAGS="-O1 -g" \
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -Wno-error" build-fuzz/libsb.a
+	clang $(SB_CFLAGS) -Wno-error -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< \
+	    build-fuzz/libsb.a $(LDLIBS)
+
+fuzz: build-fuzz/fuzz_lsp
+	@mkdir -p build-fuzz/corpus
+	build-fuzz/fuzz_lsp -max_total_time=$(FUZZ_TIME) -max_len=8192 -timeout=10 \
+	    build-fuzz/corpus tests/lsp/corpus
+
+.PHONY: fuzz FORCE
+FORCE:
+
 # The README's test command: the suite, then the suite under sanitizers.
 check: test asan
 
 clean:
 	rm -rf build build-asan
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_LIB_OBJ:.o=.d) $(BUILD)/obj/lsp/main.d

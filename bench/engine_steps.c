@@ -3,7 +3,7 @@
  * speculative loop's draft-length choice is made from (DESIGN.md §4).
  *
  * usage: engine_steps MODEL [--device cpu|cuda] [--depth D]... [--reps N]
- *        [--threads N]
+ *        [--threads N] [--ctx N]
  * For each KV depth D (default 0 and 4096) and each row count n in
  * 1 2 4 8 16 24 32 48 64, runs `reps` steps of n rows at positions
  * D..D+n-1 (rolling the cache back to D after each) and prints the median
@@ -42,6 +42,7 @@ static int parse(int argc, char **argv, bench_opts *o) {
         else if (!strcmp(a, "--depth") && o->n_depths < MAX_DEPTHS) o->depths[o->n_depths++] = atoi(v);
         else if (!strcmp(a, "--reps")) o->reps = atoi(v);
         else if (!strcmp(a, "--threads")) o->eng.n_threads = atoi(v);
+        else if (!strcmp(a, "--ctx")) o->eng.n_ctx = atoi(v);
         else return -1;
         i++;
     }
@@ -85,13 +86,19 @@ static int run(const bench_opts *o, eng_model *m, sb_err *err) {
     for (int i = 0; i < o->n_depths; i++)
         if (o->depths[i] > max_depth) max_depth = o->depths[i];
     eng_options eo = o->eng;
-    eo.n_ctx = max_depth + 64;
+    if (eo.n_ctx < max_depth + 64) eo.n_ctx = max_depth + 64;
+    const double t0 = sb_now();
     eng_session *s = eng_session_create(m, &eo, err);
     if (!s) return -1;
+    int64_t mine = 0, used = 0;
+    eng_session_device_memory(s, &mine, &used);
+    printf("session: context %d, created in %.2f s (upload, warm-up, graph capture); "
+           "GPU memory taken %.2f GB, in use on the GPU %.2f GB\n", (int)eo.n_ctx,
+           sb_now() - t0, (double)mine / 1e9, (double)used / 1e9);
     int32_t ids[64];
     for (int i = 0; i < 64; i++) ids[i] = (int32_t)(' ' + i);
-    float *logits = malloc((size_t)64 * (size_t)eng_n_vocab(m) * sizeof(float));
-    int rc = logits ? 0 : -1;
+    float *logits = eng_session_logits(s); /* as generation uses it */
+    int rc = 0;
     printf("| rows |");
     for (int j = 0; j < N_ROWS; j++) printf(" %d |", ROWS[j]);
     printf("\n|---|");
@@ -108,7 +115,6 @@ static int run(const bench_opts *o, eng_model *m, sb_err *err) {
         }
         printf("\n");
     }
-    free(logits);
     eng_session_destroy(s);
     return rc;
 }
@@ -117,7 +123,7 @@ int main(int argc, char **argv) {
     bench_opts o = {0};
     if (argc < 2 || parse(argc, argv, &o)) {
         fprintf(stderr, "usage: engine_steps MODEL [--device cpu|cuda] [--depth D]... "
-                        "[--reps N] [--threads N]\n");
+                        "[--reps N] [--threads N] [--ctx N]\n");
         return 2;
     }
     sb_err err = {0};

@@ -7,7 +7,9 @@
 #ifndef SB_CLI_H
 #define SB_CLI_H
 
+#include <jansson.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../engine/engine.h"
 
@@ -18,6 +20,13 @@ int cli_mkmodel(int argc, char **argv);
 int cli_info(int argc, char **argv);
 int cli_tokenize(int argc, char **argv);
 int cli_detokenize(int argc, char **argv);
+int cli_prompt(int argc, char **argv);
+int cli_quantize(int argc, char **argv);
+int cli_edit(int argc, char **argv);
+int cli_replay(int argc, char **argv);
+int cli_draftsim(int argc, char **argv);
+int cli_logits(int argc, char **argv);
+int cli_compare(int argc, char **argv);
 
 /* Prints "sb <cmd>: message" on stderr; returns CLI_FAIL. */
 int cli_fail(const char *cmd, const char *fmt, ...)
@@ -33,5 +42,33 @@ int cli_parse_float(const char *s, double lo, double hi, float *out);
 
 /* Reads a whole file ("-" for stdin); caller frees *data. -1 with errno set. */
 int cli_read_file(const char *path, char **data, int64_t *len);
+
+/* The model a command runs: `given` (its -m) when not NULL, else the
+ * default model (eng_default_model_path) written into buf[cap]. NULL after
+ * printing "sb <cmd>: ..." naming the path where the default was expected. */
+const char *cli_model_path(const char *cmd, const char *given, char *buf,
+                           size_t cap);
+
+/* ---- inspectable outputs (outputs.c) ---------------------------------- */
+
+/* Tokenizes len bytes of text into a malloc'd array (*ids, *n; caller
+ * frees); `what` names the text in errors. CLI_OK or a failure reported
+ * as sb <cmd>. */
+int cli_tokens(const eng_model *m, const char *cmd, const char *what,
+               const char *text, int64_t len, unsigned flags, int32_t **ids,
+               int32_t *n);
+/* A new JSON array of the ids (caller decrefs); NULL when out of memory. */
+json_t *cli_ids_json(const int32_t *ids, int64_t n);
+/* A JSON array of integers in 0..n_vocab-1 into a malloc'd array (*ids, *n;
+ * caller frees); anything else is a failure naming `what` and the element. */
+int cli_ids_from_json(const char *cmd, const char *what, const json_t *a,
+                      int32_t n_vocab, int32_t **ids, int32_t *n);
+/* path followed by suffix, malloc'd (caller frees); NULL when out of memory. */
+char *cli_path_with(const char *path, const char *suffix);
+/* Closes f, written as tmp, and renames it to path, so path is either the
+ * old file or the whole new one; on failure removes tmp. -1 with errno. */
+int cli_commit(FILE *f, const char *tmp, const char *path);
+/* Writes len bytes to path through path.tmp and cli_commit. -1 with errno. */
+int cli_write_atomic(const char *path, const void *data, size_t len);
 
 #endif /* SB_CLI_H */

@@ -30,6 +30,10 @@ static const char *cli__gen_help =
     "                       prompt-lookup baseline\n"
     "      --max-draft N    draft tokens per step, 1..63 (default 63)\n"
     "      --quiet          do not print the generated text\n"
+    "      --ids            also print the prompt's and the generated token\n"
+    "                       ids on stderr, one JSON line each:\n"
+    "                       {\"prompt_ids\":[...]} then {\"generated_ids\":[...]}\n"
+    "      --ids-out FILE   write those two lines to FILE instead\n"
     "At the end, one line on stderr: token counts, speeds, steps (forward\n"
     "passes that produced tokens) and the SHA-256 of the generated token ids\n"
     "(little-endian int32), identical on every run and with speculation on\n"
@@ -40,6 +44,8 @@ typedef struct cli_gen_opts {
     eng_gen_params gen;
     eng_options eng;
     bool quiet;
+    bool ids;                 /* --ids: the id lines on stderr */
+    const char *ids_out;      /* --ids-out: the id lines to this file */
     bool speculation;
     bool ngram;               /* --drafter ngram */
     const char *draft_source; /* NULL: the prompt */
@@ -83,7 +89,8 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
         {"ctx", 1, 0, 'c'}, {"chunk", 1, 0, 'C'}, {"ignore-eos", 0, 0, 'E'},
         {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {"stop", 1, 0, 's'},
         {"speculation", 1, 0, 'P'}, {"draft-source", 1, 0, 'G'},
-        {"drafter", 1, 0, 'R'}, {"max-draft", 1, 0, 'X'}, {0, 0, 0, 0}};
+        {"drafter", 1, 0, 'R'}, {"max-draft", 1, 0, 'X'}, {"ids", 0, 0, 'I'},
+        {"ids-out", 1, 0, 'O'}, {0, 0, 0, 0}};
     o->gen = eng_gen_defaults();
     o->gen.n_max = 128;
     o->speculation = true;
@@ -157,6 +164,8 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
             o->gen.max_draft = (int32_t)v;
             break;
         case 'q': o->quiet = true; break;
+        case 'I': o->ids = true; break;
+        case 'O': o->ids_out = optarg; break;
         case 'h': fputs(cli__gen_help, stdout); return -1;
         default: return cli_usage("generate", "bad option");
         }
@@ -188,22 +197,36 @@ static void cli__gen_report(const eng_gen_result *r, int32_t n_prompt) {
             per, (long long)r->drafted, (long long)r->accepted, r->sha256);
 }
 
-/* Tokenizes text into a malloc'd array (*ids, *n); CLI_OK or a failure
- * already reported. At most 3 ids per input byte (an invalid byte becomes
- * U+FFFD, three bytes that may not merge), plus one. */
-static int cli__tokens(const eng_model *m, const char *what, const char *text,
-                       int64_t len, unsigned flags, int32_t **ids, int32_t *n) {
-    int64_t cap = 3 * len + 1;
-    *ids = cap <= INT32_MAX ? malloc((size_t)cap * sizeof **ids) : NULL;
-    if (!*ids) return cli_fail("generate", "out of memory for the %s", what);
-    int64_t got = eng_tokenize_ex(m, text, len, *ids, cap, flags);
-    if (got < 0 || got > cap) {
-        free(*ids);
-        *ids = NULL;
-        return cli_fail("generate", "could not tokenize the %s", what);
+/* One line of JSON, {"<key>":[ids]}, malloc'd; NULL when out of memory. */
+static char *cli__ids_line(const char *key, const int32_t *ids, int64_t n) {
+    json_t *o = json_pack("{s:o}", key, cli_ids_json(ids, n));
+    char *line = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return line;
+}
+
+/* --ids / --ids-out: the prompt's and the generated ids, one JSON line each,
+ * on stderr or in the file (whole or not at all). CLI_OK or a failure
+ * already reported. */
+static int cli__ids_write(const cli_gen_opts *o, const int32_t *prompt,
+                          int32_t n_prompt, const eng_gen_result *r) {
+    char *lp = cli__ids_line("prompt_ids", prompt, n_prompt);
+    char *lg = cli__ids_line("generated_ids", r->tokens, r->n_tokens);
+    size_t len = lp && lg ? strlen(lp) + strlen(lg) + 2 : 0;
+    char *text = len ? malloc(len + 1) : NULL;
+    int rc = CLI_OK;
+    if (!text) {
+        rc = cli_fail("generate", "out of memory for the token id lines");
+    } else {
+        snprintf(text, len + 1, "%s\n%s\n", lp, lg);
+        if (!o->ids_out) fputs(text, stderr);
+        else if (cli_write_atomic(o->ids_out, text, len))
+            rc = cli_fail("generate", "cannot write --ids-out '%s': %m", o->ids_out);
     }
-    *n = (int32_t)got;
-    return CLI_OK;
+    free(text);
+    free(lg);
+    free(lp);
+    return rc;
 }
 
 /* Makes the drafter for the run: its source is --draft-source's text
@@ -219,7 +242,8 @@ static int cli__drafter_make(const cli_gen_opts *o, const eng_model *m,
         if (cli_read_file(o->draft_source, &text, &len))
             return cli_fail("generate", "cannot read draft source '%s': %m",
                             o->draft_source);
-        int rc = cli__tokens(m, "draft source", text, len, 0, &src, &n_src);
+        int rc = cli_tokens(m, "generate", "draft source", text, len, 0,
+                            &src, &n_src);
         free(text);
         if (rc) return rc;
     }
@@ -245,7 +269,8 @@ static void cli__drafter_free(cli_drafter *d) {
 static int cli__gen_run(const cli_gen_opts *o, eng_model *m, const char *text,
                         int64_t len) {
     int32_t *ids = NULL, n = 0;
-    if (cli__tokens(m, "prompt", text, len, ENG_TOK_SPECIAL, &ids, &n))
+    if (cli_tokens(m, "generate", "prompt", text, len, ENG_TOK_SPECIAL, &ids,
+                   &n))
         return CLI_FAIL;
     sb_err err = {0};
     cli_drafter drafter = {0};
@@ -274,9 +299,9 @@ static int cli__gen_run(const cli_gen_opts *o, eng_model *m, const char *text,
         fputc('\n', stdout);
         fflush(stdout);
     }
+    rc = o->ids || o->ids_out ? cli__ids_write(o, ids, n, &r) : CLI_OK;
     cli__gen_report(&r, n);
     free(r.tokens);
-    rc = CLI_OK;
 done:
     eng_session_destroy(s);
     cli__drafter_free(&drafter);

@@ -14,10 +14,17 @@ typedef struct cli_command {
 
 static const cli_command cli__commands[] = {
     {"generate", cli_generate, "generate text from a prompt"},
+    {"edit", cli_edit, "apply an instruction to a file"},
+    {"draftsim", cli_draftsim, "project a drafter's speedup on a known edit"},
+    {"replay", cli_replay, "re-run a session log's edits, compare the tokens"},
     {"mkmodel", cli_mkmodel, "write a synthetic qwen2 GGUF model"},
     {"info", cli_info, "describe a GGUF model"},
     {"tokenize", cli_tokenize, "text on stdin to token ids"},
     {"detokenize", cli_detokenize, "token ids on stdin to text"},
+    {"prompt", cli_prompt, "edit prompts as token ids (training data)"},
+    {"quantize", cli_quantize, "quantize a GGUF model to q8_0 or q4_k_m"},
+    {"logits", cli_logits, "dump full logit vectors for comparisons"},
+    {"compare", cli_compare, "compare two logit dumps, or one with a reference"},
 };
 
 static void cli__help(FILE *out) {

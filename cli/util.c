@@ -89,3 +89,14 @@ int cli_read_file(const char *path, char **data, int64_t *len) {
     *len = (int64_t)n;
     return 0;
 }
+
+const char *cli_model_path(const char *cmd, const char *given, char *buf,
+                           size_t cap) {
+    if (given) return given;
+    sb_err err = {0};
+    if (eng_default_model_path(buf, cap, &err)) {
+        cli_fail(cmd, "%s", err.msg);
+        return NULL;
+    }
+    return buf;
+}

@@ -44,25 +44,74 @@ enum { DRF_MAX_SOURCE = 1 << 28 };
  * copied from the history may overlap what it drafts, so a loop of period
  * p is drafted to any length.
  *
- * Draft length, for now: 4 tokens after a lookup, doubling (up to
- * max_draft) with each step whose tokens all followed the span, never past
- * the source's end. The cost-table rule (maximise expected tokens per
- * second from the engine's measured step cost per row bucket and the
- * running acceptance) replaces it in the tree-sitter milestone, as will
- * syntax-node choices among matches. */
+ * Edits are replayed: when the output leaves the source and comes back a
+ * few tokens later on the same line, what it wrote instead (a new name, a
+ * changed type; up to 16 tokens) replaces the same source tokens in later
+ * drafts of this generation, until the output does not follow it once.
+ *
+ * Made from text (drf_copy_create_text) in a language with a grammar, the
+ * drafter also knows the source's syntax units — the largest node that
+ * begins each line (statement, declaration, field, comment) — and
+ *  (a) prefers, among occurrences, one at or after the start of the unit
+ *      it last copied from over one in units already copied (unless that
+ *      one agrees for 16 tokens or more: code moved from there); and after
+ *      a change of 1..3 tokens inside a line (a name, a literal, a type),
+ *      resumes right after the tokens they replaced, in source order,
+ *      unless a lookup finds a span in that same unit;
+ *  (b) after the output leaves the source, guesses at the end of each new
+ *      line that it comes back at the next unit: the unit it left, if it
+ *      left before any of that unit's own text (a line inserted before
+ *      it), else the one after (a line changed) — unless a lookup agrees
+ *      further back than the new text;
+ *  (c) counts the first token of a unit as its own kind in the running
+ *      acceptance below, so drafts stop at a unit's end or run past it as
+ *      the output has lately done.
+ *
+ * Draft length: per step, the d (0..max_draft) that maximises expected
+ * tokens per unit of time, (1 + p1 + ... + pd) / step_cost[d + 1], where
+ * pk, the chance that the first k tokens hold, comes from running
+ * acceptance rates (per kind: first token of a fresh span, a token inside
+ * a unit, the first token of a unit). Tokens per second, not per step. */
 typedef struct drf_copy_opts {
     int32_t min_match; /* tokens a lookup needs, 1..3; 0: 2 */
     bool source_only;  /* never copy from the prompt or the output */
+    /* Relative cost of a step scoring r rows, step_cost[r] for r = 1..64
+     * (index 0 unused); NULL: the default table, the engine's H200 step
+     * times for a 7B Q4_K_M model (drafter/length.c, from
+     * bench/RESULTS.md). Borrowed for the create call only. */
+    const double *step_cost;
 } drf_copy_opts;
 
 typedef struct drf_copy drf_copy;
 
 /* Indexes n_source ids of source (copied; the caller keeps its array).
  * n_source may be 0 (then only the history is copied from). opts may be
- * NULL for the defaults. NULL with err filled for bad options or sizes, or
- * when out of memory. */
+ * NULL for the defaults. No syntax: plain token copying. NULL with err
+ * filled for bad options or sizes, or when out of memory. */
 drf_copy *drf_copy_create(const int32_t *source, int32_t n_source,
                           const drf_copy_opts *opts, sb_err *err);
+
+/* A copy drafter over a file's text: tokenizes len bytes of text with m
+ * (as ordinary text, special-token text not matched — the way the edit
+ * prompt encodes a file) and, when `language` names a grammar (a name from
+ * drf_language_for_path, an LSP languageId, or a grammar name), parses it
+ * for the syntax above. Unknown or NULL language, a parse that fails or
+ * text whose tokens do not spell it back byte for byte: plain token
+ * copying, never an error. m and text are borrowed for the call only.
+ *
+ *     const char *lang = drf_language_for_path("src/main.c");   // "c"
+ *     drf_copy *c = drf_copy_create_text(m, text, len, lang, NULL, &err);
+ *     eng_drafter d = drf_copy_drafter(c);
+ *
+ * NULL with err filled for bad arguments or options, or no memory. */
+drf_copy *drf_copy_create_text(const eng_model *m, const char *text,
+                               int64_t len, const char *language,
+                               const drf_copy_opts *opts, sb_err *err);
+
+/* The grammar the drafter parsed its source with ("c", "python", ...;
+ * static), or NULL when it copies plain tokens. */
+const char *drf_copy_language(const drf_copy *c);
+
 void drf_copy_destroy(drf_copy *c);
 
 /* The callback table for eng_gen_params.drafter: ctx is c, borrowed; the
@@ -70,6 +119,20 @@ void drf_copy_destroy(drf_copy *c);
  * the history only stops history lookups (drafts get shorter, never
  * wrong). */
 eng_drafter drf_copy_drafter(drf_copy *c);
+
+/* ==== Languages (drafter/syntax.c) ========================================= */
+
+/* Grammars: c, cpp, python, javascript, typescript, tsx, rust, go, java,
+ * json, bash, lua, yaml, markdown. */
+
+/* The grammar for a file path, by its extension (case-insensitive: .c .h,
+ * .cc .cpp .hpp ..., .py, .js .jsx, .ts, .tsx, .rs, .go, .java, .json,
+ * .sh, .lua, .yaml .yml, .md), or NULL. Static string. */
+const char *drf_language_for_path(const char *path);
+/* The grammar for an LSP languageId or a grammar name ("typescriptreact"
+ * gives "tsx", "javascriptreact" "javascript", "shellscript" "bash",
+ * "jsonc" "json"), or NULL. Static string. */
+const char *drf_language_for_id(const char *language_id);
 
 /* ==== Prompt-lookup baseline (drafter/ngram.c) ============================= */
 

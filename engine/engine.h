@@ -49,6 +49,14 @@ const char *eng_model_sha256(eng_model *m);
 /* Prints architecture, shapes, per-type tensor counts and bytes (sb info). */
 void eng_model_describe(const eng_model *m, FILE *out);
 
+/* [model_default.c] The model to use when none is named: $SB_MODEL when
+ * set, else the demo model trained by tools/train/ found beside the running
+ * program (EXEDIR/../models/ in a build tree, EXEDIR/../share/sonicboom/
+ * when installed). Writes its path into path[cap]; -1 with err naming the
+ * expected path when there is none. */
+#define ENG_DEFAULT_MODEL_NAME "sonicboom-demo.gguf"
+int eng_default_model_path(char *path, size_t cap, sb_err *err);
+
 /* ==== Tokens ================================================================ */
 
 /* Encodes n bytes of text into at most cap ids; returns the number of ids the
@@ -192,6 +200,18 @@ int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,
 int eng_session_step(eng_session *s, const int32_t *ids, int n_rows,
                      float *logits, sb_err *err);
 
+/* The session's own logits buffer: KRN_MAX_ROWS rows of n_vocab floats, in
+ * memory the backend fills fastest (page-locked for CUDA, where a 64-row
+ * step's 39 MB then crosses the link at full speed). Pass it to the two
+ * calls above; a prefill with another buffer still overwrites it. */
+float *eng_session_logits(eng_session *s);
+
+/* The GPU memory the session's backend took (weights, KV cache, scratch,
+ * graphs) and all GPU memory in use right after it was made (the process's
+ * CUDA context included). 0 and 0 on the CPU. */
+void eng_session_device_memory(const eng_session *s, int64_t *session_bytes,
+                               int64_t *device_used_bytes);
+
 /* ==== Sampling ============================================================= */
 
 typedef struct eng_sampling {
@@ -311,6 +331,22 @@ int eng_generate(eng_session *s, const int32_t *prompt, int32_t n_prompt,
                  const eng_gen_params *p, eng_token_fn on_token, void *ctx,
                  eng_gen_result *result, sb_err *err);
 
+/* [edit] Simulated speculation (engine/spec_sim.c), for sb draftsim: what
+ * eng_generate(…, p, …) would report if the model were known to produce
+ * exactly reply[0..n_reply-1] (its end counted as an EOS stop), without a
+ * forward pass. p->drafter (NULL: plain decoding) is driven as the
+ * speculative loop drives it — begin, then per step propose with the same
+ * limits (n_max, max_draft; the KV capacity is taken to be unbounded) and
+ * accept with the same committed runs — and r gets the same tokens, steps,
+ * drafted, accepted, accept_hist and sha256 (times are 0). rows_hist (may
+ * be NULL; KRN_MAX_ROWS + 1 entries, zeroed here) counts decode steps by
+ * the rows they score (1 + drafts). p's sampling and stop fields are not
+ * used. The model is read for its vocabulary size only. */
+int eng_spec_simulate(const eng_model *m, const int32_t *prompt,
+                      int32_t n_prompt, const int32_t *reply, int32_t n_reply,
+                      const eng_gen_params *p, eng_gen_result *r,
+                      int32_t *rows_hist, sb_err *err);
+
 /* SHA-256 of n ids as little-endian int32 (the hash generate reports). */
 void eng_tokens_sha256(const int32_t *ids, int64_t n, char hex[65]);
 
@@ -354,5 +390,13 @@ int eng_recipe_parse(const char *s, eng_recipe *out, sb_err *err);
 /* Writes a synthetic qwen2 GGUF with seeded random weights: the same bytes
  * for the same options, every time. */
 int eng_mkmodel(const eng_mkmodel_opts *o, const char *path, sb_err *err);
+
+/* [quantize_model.c] Rewrites the qwen2 model at in_path to out_path (via
+ * out_path.tmp) with its weight matrices quantized as `recipe` places them
+ * for sb mkmodel (q8_0: every matrix; q4_k_m: llama.cpp's Q4_K_M mix);
+ * vectors stay F32, metadata is copied. An F32 input gives the bytes mkmodel
+ * writes for the same floats. -1 with err naming the key or tensor. */
+int eng_quantize_model(const char *in_path, const char *out_path,
+                       eng_recipe recipe, sb_err *err);
 
 #endif /* SB_ENGINE_H */

@@ -44,4 +44,16 @@ bool eng__gen_commit(eng__gen *g, int32_t id);
  * the session as plain decoding would. */
 int eng__decode_spec(eng__gen *g, const float *logits, sb_err *err);
 
+/* Shared by engine/spec.c and engine/spec_sim.c, so that a simulated step
+ * drafts and counts exactly what a real one does. eng__spec_propose asks
+ * d for at most limit (>= 1) guesses after out[0..n_out-1] into draft and
+ * returns how many the step scores: the drafter's count clamped to
+ * 0..limit and cut where an id outside 0..n_vocab-1 appears.
+ * eng__spec_count records a decode step that scored `drafted` guesses and
+ * committed `accepted` of them. */
+int32_t eng__spec_propose(const eng_drafter *d, const int32_t *out,
+                          int32_t n_out, int32_t limit, int32_t n_vocab,
+                          int32_t *draft);
+void eng__spec_count(eng_gen_result *r, int32_t drafted, int32_t accepted);
+
 #endif /* SB_ENGINE_GEN_INTERNAL_H */

@@ -146,7 +146,7 @@ int eng_generate(eng_session *s, const int32_t *prompt, int32_t n_prompt,
                   .n_vocab = eng_n_vocab(m), .eos = eng_model_eos(m)};
     float *logits = NULL;
     if (eng__gen_init(&g, p, err)) goto fail;
-    logits = malloc((size_t)g.n_vocab * sizeof *logits);
+    logits = eng_session_logits(s); /* generation steps write there */
     r->tokens = malloc(((size_t)g.n_max + 1) * sizeof *r->tokens);
     if (!logits || !r->tokens) {
         sb_err_set(err, __func__, "out of memory for %d tokens", (int)g.n_max);
@@ -165,11 +165,9 @@ int eng_generate(eng_session *s, const int32_t *prompt, int32_t n_prompt,
     r->decode_s = sb_now() - t1;
     eng_tokens_sha256(r->tokens, r->n_tokens, r->sha256);
     free(g.stop_fail);
-    free(logits);
     return 0;
 fail:
     free(g.stop_fail);
-    free(logits);
     free(r->tokens);
     r->tokens = NULL;
     r->n_tokens = 0;

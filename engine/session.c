@@ -56,10 +56,11 @@ eng_session *eng_session_create(const eng_model *m, const eng_options *opt,
     s->model = m;
     s->n_vocab = eng_n_vocab(m);
     s->capacity = capacity;
-    s->logits = malloc((size_t)KRN_MAX_ROWS * (size_t)s->n_vocab * sizeof(float));
-    if (!s->logits) goto oom;
     s->backend = eng__backend_create(m, opt, capacity, err);
     if (!s->backend) goto fail;
+    s->logits = krn_host_alloc(s->backend, (size_t)KRN_MAX_ROWS *
+                                               (size_t)s->n_vocab * sizeof(float));
+    if (!s->logits) goto oom;
     return s;
 oom:
     sb_err_set(err, __func__, "out of memory for the session's logits "
@@ -71,13 +72,21 @@ fail:
 
 void eng_session_destroy(eng_session *s) {
     if (!s) return;
-    if (s->backend) krn_destroy(s->backend);
-    free(s->logits);
+    if (s->backend) {
+        krn_host_free(s->backend, s->logits);
+        krn_destroy(s->backend);
+    }
     free(s);
 }
 
 int32_t eng_session_length(const eng_session *s) { return s->length; }
 int32_t eng_session_capacity(const eng_session *s) { return s->capacity; }
+float *eng_session_logits(eng_session *s) { return s->logits; }
+
+void eng_session_device_memory(const eng_session *s, int64_t *session_bytes,
+                               int64_t *device_used_bytes) {
+    krn_device_memory(s->backend, session_bytes, device_used_bytes);
+}
 const eng_model *eng_session_model(const eng_session *s) { return s->model; }
 
 void eng_session_truncate(eng_session *s, int32_t n) {
@@ -115,8 +124,8 @@ int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,
         int rows = n - done < chunk ? (int)(n - done) : chunk;
         if (eng_session_step(s, ids + done, rows, s->logits, err)) return -1;
         done += rows;
-        if (done == n && last_logits)
-            memcpy(last_logits, s->logits + (size_t)(rows - 1) * (size_t)s->n_vocab,
+        if (done == n && last_logits) /* may be s->logits itself */
+            memmove(last_logits, s->logits + (size_t)(rows - 1) * (size_t)s->n_vocab,
                    (size_t)s->n_vocab * sizeof(float));
     }
     return 0;

@@ -25,8 +25,8 @@ typedef struct spec__state {
     eng__gen *g;
     const eng_drafter *drf;          /* borrowed */
     int32_t max_draft;               /* 1..ENG_MAX_DRAFT */
-    float *logits;                   /* (1 + max_draft) * n_vocab floats,
-                                        owned */
+    float *logits;                   /* the session's scratch (borrowed):
+                                        a step's 1 + d rows */
     int32_t rows[KRN_MAX_ROWS];      /* the last committed token, then the
                                         draft */
 } spec__state;
@@ -44,13 +44,25 @@ static int32_t spec__draft(spec__state *st) {
     int32_t limit = spec__min(st->max_draft, g->n_max - g->r->n_tokens - 1);
     limit = spec__min(limit, eng_session_capacity(g->s) - length - 1);
     if (limit <= 0) return 0;
-    int32_t *draft = st->rows + 1;
-    int32_t d = st->drf->propose(st->drf->ctx, g->r->tokens, g->r->n_tokens,
-                                 limit, draft);
+    return eng__spec_propose(st->drf, g->r->tokens, g->r->n_tokens, limit,
+                             g->n_vocab, st->rows + 1);
+}
+
+int32_t eng__spec_propose(const eng_drafter *drf, const int32_t *out,
+                          int32_t n_out, int32_t limit, int32_t n_vocab,
+                          int32_t *draft) {
+    int32_t d = drf->propose(drf->ctx, out, n_out, limit, draft);
     d = d < 0 ? 0 : spec__min(d, limit);
     for (int32_t i = 0; i < d; i++)
-        if (draft[i] < 0 || draft[i] >= g->n_vocab) return i;
+        if (draft[i] < 0 || draft[i] >= n_vocab) return i;
     return d;
+}
+
+void eng__spec_count(eng_gen_result *r, int32_t drafted, int32_t accepted) {
+    r->steps++;
+    r->drafted += drafted;
+    r->accepted += accepted;
+    r->accept_hist[accepted]++;
 }
 
 /* Commits the tokens of a step whose 1 + d rows of logits are in
@@ -82,10 +94,7 @@ static int spec__step(spec__state *st, sb_err *err) {
     if (eng_session_step(g->s, st->rows, 1 + d, st->logits, err)) return -1;
     bool stopped = false;
     int32_t accepted = spec__accept(st, d, length, &stopped);
-    r->steps++;
-    r->drafted += d;
-    r->accepted += accepted;
-    r->accept_hist[accepted]++;
+    eng__spec_count(r, d, accepted);
     eng_session_truncate(g->s, g->n_prompt + r->n_tokens - 1);
     st->rows[0] = r->tokens[r->n_tokens - 1];
     if (st->drf->accept)
@@ -97,13 +106,9 @@ int eng__decode_spec(eng__gen *g, const float *logits, sb_err *err) {
     spec__state st = {.g = g, .drf = g->p->drafter,
                       .max_draft = g->p->max_draft > 0 ? g->p->max_draft
                                                        : ENG_MAX_DRAFT};
-    /* A step scores at most 1 + max_draft rows (152k floats each for
-     * Qwen's vocabulary: allocate no more than can be used). */
-    st.logits = malloc((size_t)(1 + st.max_draft) * (size_t)g->n_vocab *
-                       sizeof(float));
-    if (!st.logits)
-        return sb_err_set(err, "eng_generate", "out of memory for %d rows of "
-                          "logits", (int)(1 + st.max_draft));
+    /* The session's scratch: KRN_MAX_ROWS >= 1 + max_draft rows. logits
+     * (the prompt's last row) is its row 0: sampled before any step. */
+    st.logits = eng_session_logits(g->s);
     if (st.drf->begin) st.drf->begin(st.drf->ctx, g->prompt, g->n_prompt);
     /* The first token comes from the prompt's last row, as in plain
      * decoding; every later one from a speculative step. */
@@ -113,6 +118,5 @@ int eng__decode_spec(eng__gen *g, const float *logits, sb_err *err) {
     if (st.drf->accept) st.drf->accept(st.drf->ctx, &id, 1);
     st.rows[0] = id;
     while (rc == 0) rc = spec__step(&st, err);
-    free(st.logits);
     return rc < 0 ? -1 : 0;
 }

@@ -6,6 +6,8 @@
  * krn__check_batch, so a refused batch touches nothing (not the KV cache,
  * not the logits).
  */
+#include <stdlib.h>
+
 #include "backend_impl.h"
 
 /* ---- model shapes ------------------------------------------------------- */
@@ -166,4 +168,20 @@ const char *krn_backend_name(const krn_backend *b) {
 
 void krn_destroy(krn_backend *b) {
     if (b) b->ops->destroy(b);
+}
+
+void *krn_host_alloc(krn_backend *b, size_t bytes) {
+    return b->ops->host_alloc ? b->ops->host_alloc(b, bytes) : malloc(bytes);
+}
+
+void krn_device_memory(const krn_backend *b, int64_t *backend_bytes,
+                       int64_t *device_used_bytes) {
+    *backend_bytes = *device_used_bytes = 0;
+    if (b->ops->device_memory) b->ops->device_memory(b, backend_bytes, device_used_bytes);
+}
+
+void krn_host_free(krn_backend *b, void *p) {
+    if (!p) return;
+    if (b->ops->host_free) b->ops->host_free(b, p);
+    else free(p);
 }

@@ -13,6 +13,11 @@ typedef struct krn_backend_ops {
     /* Called with a batch krn_forward has already checked. */
     int (*forward)(krn_backend *b, const krn_batch *batch, sb_err *err);
     void (*destroy)(krn_backend *b);
+    /* Optional (NULL: malloc and free): krn_host_alloc's memory. */
+    void *(*host_alloc)(krn_backend *b, size_t bytes);
+    void (*host_free)(krn_backend *b, void *p);
+    /* Optional (NULL: 0 and 0): krn_device_memory. */
+    void (*device_memory)(const krn_backend *b, int64_t *mine, int64_t *used);
 } krn_backend_ops;
 
 struct krn_backend {

@@ -221,4 +221,19 @@ int krn_forward(krn_backend *b, const krn_batch *batch, sb_err *err);
 const char *krn_backend_name(const krn_backend *b);
 void krn_destroy(krn_backend *b);
 
+/* Host memory for batches' logits that b fills fastest: page-locked for
+ * CUDA (the copy off the GPU then runs at the link's speed instead of
+ * through the driver's staging buffer), plain malloc for the CPU. Free it
+ * with krn_host_free on the same backend, before krn_destroy. NULL when out
+ * of memory. */
+void *krn_host_alloc(krn_backend *b, size_t bytes);
+void krn_host_free(krn_backend *b, void *p);
+
+/* Device memory the backend took at create (weights, KV cache, scratch,
+ * warmed-up graphs: the free memory it used up, read from the driver);
+ * and the device's memory in use by everything (this process's context
+ * included) right after. 0 and 0 for the CPU backend. */
+void krn_device_memory(const krn_backend *b, int64_t *backend_bytes,
+                       int64_t *device_used_bytes);
+
 #endif /* SB_KERNELS_H */

@@ -47,10 +47,34 @@ static void krn_cuda__destroy(krn_backend *b) {
     free(c);
 }
 
+static void *krn_cuda__host_alloc(krn_backend *b, size_t bytes) {
+    void *p = NULL;
+    if (cudaSetDevice(((krn_cuda *)b)->device) != cudaSuccess ||
+        cudaMallocHost(&p, bytes) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
+static void krn_cuda__host_free(krn_backend *b, void *p) {
+    (void)b;
+    cudaFreeHost(p);
+}
+
+static void krn_cuda__device_memory(const krn_backend *b, int64_t *mine, int64_t *used) {
+    const krn_cuda *c = (const krn_cuda *)b;
+    *mine = c->mem_taken;
+    *used = c->mem_used;
+}
+
 static const krn_backend_ops krn_cuda__ops = {
     "cuda",
     krn_cuda_forward,
     krn_cuda__destroy,
+    krn_cuda__host_alloc,
+    krn_cuda__host_free,
+    krn_cuda__device_memory,
 };
 
 // ---- sizes ----------------------------------------------------------------
@@ -325,6 +349,9 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
         return NULL;
     }
     if (krn_cuda__pick_device(&device, err)) return NULL;
+    size_t free0 = 0, free1 = 0, all = 0;
+    cudaFree(0); // the context exists before the first reading
+    cudaMemGetInfo(&free0, &all);
     c = (krn_cuda *)calloc(1, sizeof *c);
     if (c) c->layers = (krn_cuda_layer *)calloc((size_t)model->n_layer, sizeof *c->layers);
     if (!c || !c->layers) {
@@ -360,8 +387,12 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
         krn_cuda__upload_rope(c, model, opt->kv_capacity, err) ||
         // The uploads and memsets ran on the legacy default stream, which
         // the backend's non-blocking stream does not wait for: finish them.
-        KRN_CUDA_CHECK(cudaDeviceSynchronize(), err))
+        KRN_CUDA_CHECK(cudaDeviceSynchronize(), err) ||
+        krn_cuda_warm_up(c, err))
         goto fail;
+    cudaMemGetInfo(&free1, &all);
+    c->mem_taken = (int64_t)free0 - (int64_t)free1;
+    c->mem_used = (int64_t)all - (int64_t)free1;
     return &c->base;
 fail:
     krn_cuda__destroy(c ? &c->base : NULL);

@@ -115,11 +115,12 @@ typedef struct krn_cuda {
     float *g, *u;              // (64, n_ff) each; g then holds silu(g)*u
     float *logits;             // (64, n_vocab)
     krn_cuda_act xq;           // (64, max_in) a matmul's quantized input
-    krn_cuda_graph graphs[KRN_MAX_ROWS + 1]; // by row count (cfg.graphs)
+    krn_cuda_graph graphs[KRN_MAX_ROWS + 1]; // by row bucket (cfg.graphs)
     krn_cuda_prof *prof;       // SB_CUDA_PROFILE=1, else NULL; owned
     float *attn_part;          // split-KV chunk states, attn_slots of them,
     float *attn_run;           // and (64, n_head) running states, each
     int64_t attn_slots;        // (head_dim + 2) floats: m, l, acc[head_dim]
+    int64_t mem_taken, mem_used; // krn_device_memory's figures
 } krn_cuda;
 
 // ---- launchers (each checks its shapes and the launch; -1 fills err) ------
@@ -205,6 +206,10 @@ int krn_cuda_swiglu_quant(float *g, const float *u, int64_t n, int n_rows,
 
 // forward.cu: the step (called with a batch krn_forward checked).
 int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err);
+// forward.cu: captures every row bucket's graph and replays each once (at
+// create, so the first real steps pay no capture or module loading). Uses
+// KV slot 0, which holds nothing yet. Nothing to do with graphs off.
+int krn_cuda_warm_up(krn_cuda *c, sb_err *err);
 // forward.cu: the SB_CUDA_PROFILE table, to stderr (nothing when off).
 void krn_cuda_prof_print(const krn_cuda *c);
 

@@ -174,10 +174,11 @@ static int krn_cuda__enqueue(const krn_cuda *c, int n, int32_t max_keys, sb_err 
 }
 
 // CUDA graphs (on unless SB_CUDA_GRAPHS=0): the step's launches are
-// captured once per row count and replayed; re-captured (and the executable
-// graph updated in place) when the number of attention chunks changes — the
-// launch sequence depends on (n, chunks) only, and every pointer is fixed
-// at create. The same kernels with the same arguments run: the same bits.
+// captured once per row bucket (all of them at create, krn_cuda_warm_up)
+// and replayed; re-captured (and the executable graph updated in place)
+// when the number of attention chunks changes, once per 64 positions — the
+// launch sequence depends on (rows, chunks) only, tokens and positions are
+// read from device memory, and every pointer is fixed at create. The same kernels with the same arguments run: the same bits.
 // Returns 1 when the graph ran, 0 when the caller must enqueue directly
 // (graphs unavailable: they are then switched off for this backend), -1 on
 // an error.
@@ -220,24 +221,56 @@ static int krn_cuda__graph_step(krn_cuda *c, int n, int32_t max_keys, sb_err *er
     return KRN_CUDA_CHECK(cudaGraphLaunch(gr->exec, c->stream), err) ? -1 : 1;
 }
 
+// The row buckets: a step of n rows runs as bucket(n) rows, so there are 20
+// graphs (1..16, 24, 32, 48, 64) rather than 64.
+static int krn_cuda__bucket(int n) {
+    return n <= 16 ? n : n <= 24 ? 24 : n <= 32 ? 32 : n <= 48 ? 48 : KRN_MAX_ROWS;
+}
+
+int krn_cuda_warm_up(krn_cuda *c, sb_err *err) {
+    if (!c->cfg.graphs) return 0;
+    int32_t zeros[KRN_MAX_ROWS] = {0};
+    if (KRN_CUDA_CHECK(cudaMemcpyAsync(c->tokens, zeros, sizeof zeros,
+                                       cudaMemcpyHostToDevice, c->stream), err) ||
+        KRN_CUDA_CHECK(cudaMemcpyAsync(c->pos, zeros, sizeof zeros,
+                                       cudaMemcpyHostToDevice, c->stream), err))
+        return -1;
+    for (int n = 1; n <= KRN_MAX_ROWS; n++) {
+        if (krn_cuda__bucket(n) != n) continue;
+        if (krn_cuda__graph_step(c, n, 1, err) < 0) return -1;
+        if (!c->cfg.graphs) return 0; // graphs unavailable: direct launches
+    }
+    return KRN_CUDA_CHECK(cudaStreamSynchronize(c->stream), err);
+}
+
 int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     krn_cuda *c = (krn_cuda *)b;
-    const int n = batch->n_rows;
-    const size_t ids = (size_t)n * sizeof(int32_t);
-    const size_t out = (size_t)n * (size_t)b->model->n_vocab * sizeof(float);
+    const int n = batch->n_rows, nb = krn_cuda__bucket(n);
+    // Rows n .. nb-1 are padding: copies of the last live row. Every row is
+    // computed as if alone (DESIGN.md §2), so a copy gets that row's bits
+    // exactly: it writes the same K/V bits to the same slot, reads no slot
+    // the live rows do not, and its logits are not copied back.
+    int32_t tokens[KRN_MAX_ROWS], pos[KRN_MAX_ROWS];
     int32_t max_keys = 1;
-    for (int r = 0; r < n; r++)
-        if (batch->pos[r] + 1 > max_keys) max_keys = batch->pos[r] + 1;
+    for (int r = 0; r < nb; r++) {
+        tokens[r] = batch->tokens[r < n ? r : n - 1];
+        pos[r] = batch->pos[r < n ? r : n - 1];
+        if (pos[r] + 1 > max_keys) max_keys = pos[r] + 1;
+    }
+    const size_t ids = (size_t)nb * sizeof(int32_t);
+    const size_t out = (size_t)n * (size_t)b->model->n_vocab * sizeof(float);
     int graphed = 0;
     if (c->prof) c->prof->n_ev = 0;
+    // tokens and pos are copied from this stack frame: the copies must be
+    // done (they are: the step synchronises) before the function returns.
     if (KRN_CUDA_CHECK(cudaSetDevice(c->device), err) ||
-        KRN_CUDA_CHECK(cudaMemcpyAsync(c->tokens, batch->tokens, ids,
+        KRN_CUDA_CHECK(cudaMemcpyAsync(c->tokens, tokens, ids,
                                        cudaMemcpyHostToDevice, c->stream), err) ||
-        KRN_CUDA_CHECK(cudaMemcpyAsync(c->pos, batch->pos, ids,
+        KRN_CUDA_CHECK(cudaMemcpyAsync(c->pos, pos, ids,
                                        cudaMemcpyHostToDevice, c->stream), err) ||
         (c->prof && (krn_cuda__mark(c, KRN_CUDA__ST_START), 0)) ||
-        (c->cfg.graphs && (graphed = krn_cuda__graph_step(c, n, max_keys, err)) < 0) ||
-        (!graphed && krn_cuda__enqueue(c, n, max_keys, err)) ||
+        (c->cfg.graphs && (graphed = krn_cuda__graph_step(c, nb, max_keys, err)) < 0) ||
+        (!graphed && krn_cuda__enqueue(c, nb, max_keys, err)) ||
         KRN_CUDA_CHECK(cudaMemcpyAsync(batch->logits, c->logits, out,
                                        cudaMemcpyDeviceToHost, c->stream), err)) {
         cudaStreamSynchronize(c->stream); // nothing may still read the batch
@@ -245,6 +278,6 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     }
     if (c->prof) krn_cuda__mark(c, KRN_CUDA__ST_COPY);
     if (KRN_CUDA_CHECK(cudaStreamSynchronize(c->stream), err)) return -1;
-    krn_cuda__prof_collect(c, n);
+    krn_cuda__prof_collect(c, nb);
     return 0;
 }

@@ -1,0 +1,2 @@
+#!/usr/bin/env python3
+"""Expense report: totals per category and per month from a bank CSV export."""

@@ -1,0 +1,1 @@
+//! Token-bucket rate limiting for the API gateway.

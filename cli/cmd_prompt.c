@@ -1,0 +1,279 @@
+/*
+ * sb prompt: edit prompts as token ids, through the engine's own code path
+ * (eng_edit_prompt_tokens), so that a model trained on them sees exactly
+ * what `sb edit` will show it. tools/train/ tokenizes its training set with
+ * the --tasks form.
+ *
+ * The answer a model should give for an edited file is the reply format of
+ * engine/prompt.c (and edit/edit.h's edit_answer_text): the edited file,
+ * "\n" (always when the prompt added one to the original, else only when
+ * the edited file lacks it), the prompt's fence, then <|im_end|>. It is
+ * encoded on its own, with special matching off, because that is what a
+ * model generating after the prompt produces: a token never straddles the
+ * prompt's end.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char cli__prompt_help[] =
+    "usage: sb prompt [-m MODEL] -i INSTRUCTION -f FILE [--language L]\n"
+    "                 [--edited FILE] [--text]\n"
+    "       sb prompt [-m MODEL] --tasks TASKS.jsonl --out IDS.bin\n"
+    "The edit prompt for applying INSTRUCTION to FILE, as token ids on one\n"
+    "line (--text: the prompt's text instead). With --edited, a second line\n"
+    "holds the ids of the answer a model should give: the edited file, the\n"
+    "closing fence and <|im_end|>.\n"
+    "--tasks reads one JSON object a line, {\"instruction\", \"file\",\n"
+    "\"edited\", \"lang\" (or \"language\"; optional)}, and writes IDS.bin\n"
+    "(atomically): \"SBTOK001\", then per task u32 n_prompt, u32 n_answer and\n"
+    "n_prompt + n_answer int32 ids, all little-endian.\n";
+
+typedef struct cli__prompt_opts {
+    const char *model, *instruction, *file, *language, *edited, *tasks, *out;
+    bool text;
+} cli__prompt_opts;
+
+/* Returns -1 to go on, else the exit code. */
+static int cli__prompt_parse(int argc, char **argv, cli__prompt_opts *o) {
+    static const struct option longs[] = {
+        {"model", 1, 0, 'm'}, {"instruction", 1, 0, 'i'}, {"file", 1, 0, 'f'},
+        {"language", 1, 0, 'l'}, {"edited", 1, 0, 'e'}, {"text", 0, 0, 'T'},
+        {"tasks", 1, 0, 't'}, {"out", 1, 0, 'o'}, {"help", 0, 0, 'h'},
+        {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "m:i:f:o:h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'm': o->model = optarg; break;
+        case 'i': o->instruction = optarg; break;
+        case 'f': o->file = optarg; break;
+        case 'l': o->language = optarg; break;
+        case 'e': o->edited = optarg; break;
+        case 'T': o->text = true; break;
+        case 't': o->tasks = optarg; break;
+        case 'o': o->out = optarg; break;
+        case 'h': fputs(cli__prompt_help, stdout); return CLI_OK;
+        default: return cli_usage("prompt", "bad option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage("prompt", "unexpected argument '%s'", argv[optind]);
+    if (o->tasks ? (!o->out || o->instruction || o->file || o->edited)
+                 : (!o->instruction || !*o->instruction || !o->file || o->out))
+        return cli_usage("prompt", "expected -i INSTRUCTION -f FILE, or "
+                         "--tasks FILE --out FILE");
+    return -1;
+}
+
+/* ---- the answer ---- */
+
+/* The reply text for `edited` (see the top of this file); malloc'd. */
+static char *cli__answer_text(const char *file, int64_t file_len,
+                              const char *edited, int64_t edited_len,
+                              int64_t *len) {
+    int64_t fence = eng_edit_fence_len(file, file_len);
+    bool added = file_len > 0 && file[file_len - 1] != '\n';
+    bool newline = edited_len > 0 &&
+                   (added || edited[edited_len - 1] != '\n');
+    char *s = malloc((size_t)(edited_len + 1 + fence + 1));
+    if (!s) return NULL;
+    memcpy(s, edited, (size_t)edited_len);
+    int64_t n = edited_len;
+    if (newline) s[n++] = '\n';
+    memset(s + n, '`', (size_t)fence);
+    n += fence;
+    s[n] = '\0';
+    *len = n;
+    return s;
+}
+
+/* The answer's ids: its text without special matching, then <|im_end|>. */
+static int cli__answer_ids(const eng_model *m, const char *file,
+                           int64_t file_len, const char *edited,
+                           int64_t edited_len, int32_t **ids, int64_t *n,
+                           sb_err *err) {
+    int32_t end = eng_special_id(m, "<|im_end|>");
+    if (end < 0)
+        return sb_err_set(err, __func__, "the model has no <|im_end|> token");
+    int64_t len = 0;
+    char *text = cli__answer_text(file, file_len, edited, edited_len, &len);
+    int32_t *buf = text ? malloc((size_t)(3 * len + 2) * sizeof *buf) : NULL;
+    int64_t k = buf ? eng_tokenize_ex(m, text, len, buf, 3 * len + 1, 0) : -1;
+    free(text);
+    if (k < 0) {
+        free(buf);
+        return sb_err_set(err, __func__, "out of memory for an answer of %lld "
+                          "bytes", (long long)edited_len);
+    }
+    buf[k++] = end;
+    *ids = buf;
+    *n = k;
+    return 0;
+}
+
+/* ---- one edit on the command line ---- */
+
+static void cli__print_line(const int32_t *ids, int64_t n) {
+    for (int64_t i = 0; i < n; i++) printf("%s%d", i ? " " : "", (int)ids[i]);
+    putchar('\n');
+}
+
+static int cli__prompt_one(const eng_model *m, const cli__prompt_opts *o) {
+    char *file = NULL, *edited = NULL, *text = NULL;
+    int32_t *ids = NULL, *ans = NULL;
+    int64_t file_len = 0, edited_len = 0, n = 0, n_ans = 0, text_len = 0;
+    sb_err err = {0};
+    int rc = CLI_FAIL;
+    if (cli_read_file(o->file, &file, &file_len)) {
+        cli_fail("prompt", "cannot read '%s': %m", o->file);
+        goto done;
+    }
+    if (o->edited && cli_read_file(o->edited, &edited, &edited_len)) {
+        cli_fail("prompt", "cannot read '%s': %m", o->edited);
+        goto done;
+    }
+    eng_edit_request r = {o->instruction, (int64_t)strlen(o->instruction), file,
+                          file_len, o->language};
+    if (o->text ? eng_edit_prompt(&r, &text, &text_len, &err)
+                : eng_edit_prompt_tokens(m, &r, &ids, &n, &err)) {
+        cli_fail("prompt", "%s", err.msg);
+        goto done;
+    }
+    if (o->text) fwrite(text, 1, (size_t)text_len, stdout);
+    else cli__print_line(ids, n);
+    if (edited) {
+        if (cli__answer_ids(m, file, file_len, edited, edited_len, &ans, &n_ans,
+                            &err)) {
+            cli_fail("prompt", "%s", err.msg);
+            goto done;
+        }
+        cli__print_line(ans, n_ans);
+    }
+    rc = CLI_OK;
+done:
+    free(file);
+    free(edited);
+    free(text);
+    free(ids);
+    free(ans);
+    return rc;
+}
+
+/* ---- a task file ---- */
+
+static void cli__put_u32(FILE *f, uint32_t v) {
+    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8),
+                          (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+    fwrite(b, 1, 4, f);
+}
+
+/* A string member of a task, or NULL (with err naming it) when missing. */
+static const char *cli__member(json_t *task, const char *key, bool required,
+                               int64_t *len, long line, sb_err *err) {
+    json_t *v = json_object_get(task, key);
+    if (!v && !required) return NULL;
+    if (!json_is_string(v)) {
+        sb_err_set(err, __func__, "task on line %ld: \"%s\" is missing or not "
+                   "a string", line, key);
+        return NULL;
+    }
+    *len = (int64_t)json_string_length(v);
+    return json_string_value(v);
+}
+
+/* Encodes the task on one line and appends its record to out. */
+static int cli__prompt_task(const eng_model *m, const char *line, size_t len,
+                            long lineno, FILE *out, sb_err *err) {
+    json_error_t je;
+    json_t *task = json_loadb(line, len, 0, &je);
+    if (!json_is_object(task)) {
+        json_decref(task);
+        return sb_err_set(err, __func__, "line %ld is not a JSON object (%s)",
+                          lineno, task ? "another JSON value" : je.text);
+    }
+    int64_t il = 0, fl = 0, el = 0, ll = 0, n = 0, n_ans = 0;
+    int32_t *ids = NULL, *ans = NULL;
+    int rc = -1;
+    const char *instr = cli__member(task, "instruction", true, &il, lineno, err);
+    const char *file = cli__member(task, "file", true, &fl, lineno, err);
+    const char *edited = cli__member(task, "edited", true, &el, lineno, err);
+    const char *lang = cli__member(task, "lang", false, &ll, lineno, err);
+    if (!lang) lang = cli__member(task, "language", false, &ll, lineno, err);
+    if (!instr || !file || !edited || err->msg[0]) goto done;
+    eng_edit_request r = {instr, il, file, fl, lang};
+    sb_err e = {0};
+    if (eng_edit_prompt_tokens(m, &r, &ids, &n, &e) ||
+        cli__answer_ids(m, file, fl, edited, el, &ans, &n_ans, &e)) {
+        sb_err_set(err, __func__, "task on line %ld: %s", lineno, e.msg);
+        goto done;
+    }
+    cli__put_u32(out, (uint32_t)n);
+    cli__put_u32(out, (uint32_t)n_ans);
+    for (int64_t i = 0; i < n; i++) cli__put_u32(out, (uint32_t)ids[i]);
+    for (int64_t i = 0; i < n_ans; i++) cli__put_u32(out, (uint32_t)ans[i]);
+    rc = 0;
+done:
+    free(ids);
+    free(ans);
+    json_decref(task);
+    return rc;
+}
+
+static int cli__prompt_tasks(const eng_model *m, const cli__prompt_opts *o) {
+    FILE *in = fopen(o->tasks, "r");
+    if (!in) return cli_fail("prompt", "cannot open '%s': %m", o->tasks);
+    char *tmp = cli_path_with(o->out, ".tmp");
+    FILE *out = tmp ? fopen(tmp, "wb") : NULL;
+    if (!out) {
+        fclose(in);
+        free(tmp);
+        return cli_fail("prompt", "cannot write '%s.tmp': %m", o->out);
+    }
+    fwrite("SBTOK001", 1, 8, out);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long lineno = 0, n_tasks = 0;
+    sb_err err = {0};
+    while ((len = getline(&line, &cap, in)) > 0) {
+        lineno++;
+        if (len == 1 && line[0] == '\n') continue;
+        if (cli__prompt_task(m, line, (size_t)len, lineno, out, &err)) break;
+        n_tasks++;
+    }
+    bool read_error = ferror(in);
+    free(line);
+    fclose(in);
+    if (err.msg[0] || read_error) {
+        fclose(out);
+        remove(tmp);
+        free(tmp);
+        return err.msg[0] ? cli_fail("prompt", "%s", err.msg)
+                          : cli_fail("prompt", "cannot read '%s'", o->tasks);
+    }
+    int rc = cli_commit(out, tmp, o->out);
+    free(tmp);
+    if (rc) return cli_fail("prompt", "cannot write '%s': %m", o->out);
+    fprintf(stderr, "sb prompt: %ld tasks -> %s\n", n_tasks, o->out);
+    return CLI_OK;
+}
+
+int cli_prompt(int argc, char **argv) {
+    cli__prompt_opts o = {0};
+    int rc = cli__prompt_parse(argc, argv, &o);
+    if (rc >= 0) return rc;
+    char path[4096];
+    const char *model = cli_model_path("prompt", o.model, path, sizeof path);
+    if (!model) return CLI_FAIL;
+    sb_err err = {0};
+    eng_model *m = eng_model_load(model, &err);
+    if (!m) return cli_fail("prompt", "%s", err.msg);
+    rc = o.tasks ? cli__prompt_tasks(m, &o) : cli__prompt_one(m, &o);
+    eng_model_free(m);
+    return rc;
+}

@@ -1,0 +1,254 @@
+/*
+ * edit.h — the public face of edit/: one edit job, start to finish. Builds
+ * the edit prompt (engine.h), makes the drafter over the file, generates
+ * until the model ends its turn, and takes the edited file out of the
+ * fenced answer. Used by `sb edit`, the language server and replay.
+ *
+ *     sb_err err = {0};
+ *     edit_request rq = {.file = text, .file_len = n,
+ *                        .instruction = "rename parse to parse_line",
+ *                        .instruction_len = 26, .path = "src/parse.c"};
+ *     edit_opts o = edit_defaults();          // speculation on, greedy
+ *     edit_result r;
+ *     if (edit_run(session, &rq, &o, &r, &err) == 0)
+ *         fwrite(r.text, 1, (size_t)r.text_len, stdout);
+ *     else if (r.status == EDIT_BAD_ANSWER)
+ *         fprintf(stderr, "%s\nraw answer:\n%s\n", err.msg, r.answer);
+ *     edit_result_free(&r);                   // in every case
+ *
+ * The answer format (engine/prompt.c): the prompt shows the file in a fence
+ * of F backticks (eng_edit_fence_len) and opens the assistant turn with the
+ * same fence line, so the model's reply is the edited file's text, a line
+ * holding the closing fence, then <|im_end|>. A file that does not end in
+ * "\n" is shown with one added (so the fence starts a line); the reply is
+ * read back the same way (edit_extract).
+ *
+ * The edited file's tokens are a pure function of the request, the
+ * sampling parameters and the model (DESIGN.md §2): speculation on or off,
+ * max_draft and the progress callback change only speed.
+ */
+#ifndef SB_EDIT_H
+#define SB_EDIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../base/base.h"
+#include "../engine/engine.h"
+
+/* ==== Languages (edit/language.c) ========================================= */
+
+/* The fence tag for an edit (also the drafter's grammar name): `language`
+ * when given, an LSP languageId or a fence tag ("c", "python",
+ * "typescriptreact" -> "tsx", "shellscript" -> "bash"; an unknown id is
+ * passed through as it is, and the prompt leaves out a tag it cannot show
+ * in a fence line), else the extension of `path`
+ * (".h" -> "c", ".rs" -> "rust"). NULL when neither says. The string is
+ * static or borrowed from `language`. Either argument may be NULL. */
+const char *edit_language(const char *language, const char *path);
+
+/* ==== Extraction (edit/extract.c) — no model needed ======================= */
+
+/* True when the prompt shows `file` with a "\n" it lacks: the file is not
+ * empty and does not end in "\n". */
+bool edit_adds_newline(const char *file, int64_t file_len);
+
+/* Finds the edited file in the model's reply (the bytes it generated, the
+ * final <|im_end|> or EOS token left out). The file ends at the first line
+ * that closes the fence the CommonMark way: at column 0, at least fence_len
+ * backticks, then nothing but spaces, tabs or "\r" up to "\n" or the end of
+ * the reply. What follows that line is ignored. The file is
+ * answer[0 .. *file_len): the reply before that line, less the "\n" the
+ * prompt added when added_newline (edit_adds_newline of the original).
+ * Shorter backtick runs, runs not at column 0 and runs followed by other
+ * text ("```c") are part of the file. -1 with err filled when no line
+ * closes the fence; *closing_at receives the closing line's offset on
+ * success (may be NULL). */
+int edit_extract(const char *answer, int64_t answer_len, int64_t fence_len,
+                 bool added_newline, int64_t *file_len, int64_t *closing_at,
+                 sb_err *err);
+
+/* The reply a model gives when the edited file is `file`: the file, "\n"
+ * unless it is empty or (without added_newline) already ends in one, and
+ * fence_len backticks; no <|im_end|>. edit_extract of it gives `file` back
+ * unless the file itself holds a closing line, or ends without "\n" when
+ * added_newline is false (the prompt format cannot say "the final newline
+ * was removed"). *text is malloc'd and NUL-terminated; caller frees. */
+int edit_answer_text(const char *file, int64_t file_len, int64_t fence_len,
+                     bool added_newline, char **text, int64_t *text_len,
+                     sb_err *err);
+
+/* ==== Running an edit (edit/edit.c) ======================================= */
+
+typedef struct edit_request {
+    const char *file;         /* file_len bytes, as in the editor's buffer */
+    int64_t file_len;
+    const char *instruction;  /* instruction_len bytes; not empty */
+    int64_t instruction_len;
+    const char *language;     /* fence tag or LSP languageId; may be NULL */
+    const char *path;         /* for detection by extension; may be NULL */
+} edit_request;
+
+typedef enum edit_drafter_kind {
+    EDIT_DRAFTER_COPY = 0,    /* copy spans of the file and the output */
+    EDIT_DRAFTER_NGRAM,       /* the plain prompt-lookup baseline */
+    EDIT_DRAFTER_NONE,        /* no speculation: one token per step */
+} edit_drafter_kind;
+
+/* Parses "copy", "ngram", "none". */
+int edit_drafter_parse(const char *s, edit_drafter_kind *out, sb_err *err);
+
+/* Progress after a step (a forward pass that committed tokens). */
+typedef struct edit_progress {
+    int32_t tokens;       /* output tokens so far */
+    int32_t steps;        /* steps so far (the prefill's last row is one) */
+    double elapsed_s;     /* since edit_run began, prefill included */
+    double tok_s;         /* output tokens per second of elapsed time */
+    double accept_rate;   /* draft tokens accepted / drafted so far, 0..1;
+                             0 before anything was drafted */
+} edit_progress;
+
+/* Called after each step, from the generating thread; `p` is borrowed for
+ * the call. Return non-zero to cancel: generation stops at the next token
+ * (speculation off: at once) and the status is EDIT_CANCELLED. */
+typedef int (*edit_progress_fn)(void *ctx, const edit_progress *p);
+
+typedef struct edit_opts {
+    edit_drafter_kind drafter;  /* EDIT_DRAFTER_NONE: speculation off */
+    int32_t max_draft;          /* 1..ENG_MAX_DRAFT; 0: ENG_MAX_DRAFT */
+    int32_t max_tokens;         /* output cap; 0: edit_default_max_tokens */
+    eng_sampling sampling;
+    edit_progress_fn progress;  /* may be NULL */
+    void *progress_ctx;
+} edit_opts;
+
+/* Copy drafter, max_draft 0, max_tokens 0, greedy, no progress. */
+edit_opts edit_defaults(void);
+
+/* The output cap when none is given: room for the file to double, plus
+ * 256 tokens, for a file of n_file_tokens. */
+int32_t edit_default_max_tokens(int64_t n_file_tokens);
+
+typedef enum edit_status {
+    EDIT_DONE = 0,    /* text holds the edited file */
+    EDIT_FAILED,      /* nothing generated, or an engine error (see err) */
+    EDIT_BAD_ANSWER,  /* the reply never closed the fence (ran to the cap,
+                         the context's end, or ended its turn without it):
+                         answer holds the raw reply, text is NULL */
+    EDIT_CANCELLED,   /* the progress callback cancelled: answer holds the
+                         reply so far, text is NULL */
+} edit_status;
+
+/* Everything an edit produced; owned by the result, freed together by
+ * edit_result_free (safe on a zeroed or failed result). */
+typedef struct edit_result {
+    edit_status status;
+    char *text;              /* the edited file (EDIT_DONE only; NUL-
+                                terminated), text_len bytes */
+    int64_t text_len;
+    char *answer;            /* the raw reply: every output token's bytes
+                                but a final <|im_end|> or EOS (special
+                                tokens elsewhere appear as their text); NUL-
+                                terminated; NULL when nothing was generated */
+    int64_t answer_len;
+    int32_t *prompt_ids;     /* the edit prompt's ids */
+    int64_t n_prompt;
+    char prompt_sha256[65];  /* eng_tokens_sha256 of prompt_ids */
+    const char *prompt_version; /* eng_edit_prompt_version(); static */
+    const char *language;    /* the fence tag used (edit_language); static or
+                                borrowed from the request; may be NULL */
+    int64_t fence_len;
+    eng_gen_result gen;      /* gen.tokens: the output ids (owned here), the
+                                final <|im_end|>/EOS included; stop reason,
+                                times, steps, drafts, sha256 of the ids */
+} edit_result;
+
+/* The prompt's length and the output cap edit_run will use for this
+ * request: a session for it needs n_prompt + max_tokens KV slots (with
+ * fewer, generation stops when the context is full). */
+int edit_plan(const eng_model *m, const edit_request *req, const edit_opts *o,
+              int32_t *n_prompt, int32_t *max_tokens, sb_err *err);
+
+/* Runs one edit on session s (the session's KV cache is reset; the model is
+ * the session's). Generation stops after <|im_end|>, after the model's EOS,
+ * at max_tokens or when the context is full. Returns 0 with status
+ * EDIT_DONE, or -1 with err filled (one line) and status saying which kind
+ * of failure: for EDIT_BAD_ANSWER and EDIT_CANCELLED the reply and the
+ * statistics are in the result. The request's strings are borrowed for
+ * the call. Call edit_result_free afterwards in every case. */
+int edit_run(eng_session *s, const edit_request *req, const edit_opts *o,
+             edit_result *res, sb_err *err);
+void edit_result_free(edit_result *res);
+
+/* ==== Simulating an edit's drafting (edit/sim.c) — sb draftsim ============ */
+
+/* Relative cost of one decode step by the rows it scores (1 + drafts).
+ * cost[r] > 0 for the row counts listed, 0 for the others; a step of r rows
+ * costs what the smallest listed row count >= r costs (a step is padded up
+ * to a listed size, as the CUDA backend pads to its row buckets). cost[1]
+ * is always listed: it is plain decoding's step. */
+typedef struct edit_cost_table {
+    double cost[KRN_MAX_ROWS + 1];
+} edit_cost_table;
+
+/* The default: the H200 step times of 2026-12-02 at KV depth 0 (bench/
+ * RESULTS.md, third pass), in ms: rows 1, 2, 4, 8, 16, 24, 32, 48, 64 =
+ * 3.14, 3.85, 5.05, 7.12, 8.67, 10.07, 12.19, 20.29, 23.14. */
+void edit_cost_default(edit_cost_table *t);
+
+/* Parses a table file's text: lines "ROWS COST" (ROWS 1..64, each at most
+ * once; COST a positive number in any unit), blank lines and lines starting
+ * with '#' ignored. ROWS 1 must be present. -1 with err naming the line. */
+int edit_cost_parse(const char *text, int64_t len, edit_cost_table *t,
+                    sb_err *err);
+
+/* The cost of a step of `rows` rows (1..KRN_MAX_ROWS); -1 when no listed
+ * row count is that large. */
+double edit_cost_of(const edit_cost_table *t, int rows);
+
+typedef struct edit_sim_opts {
+    edit_drafter_kind drafter;
+    int32_t max_draft;             /* 1..ENG_MAX_DRAFT; 0: ENG_MAX_DRAFT */
+    const edit_cost_table *costs;  /* NULL: edit_cost_default */
+} edit_sim_opts;
+
+typedef struct edit_sim_result {
+    int32_t output_tokens;         /* the reply's tokens, <|im_end|> included */
+    int32_t steps;                 /* as eng_gen_result.steps */
+    double tokens_per_step;
+    int64_t drafted, accepted;
+    int32_t accept_hist[ENG_MAX_DRAFT + 1]; /* as eng_gen_result's */
+    int32_t rows_hist[KRN_MAX_ROWS + 1];    /* decode steps by rows scored */
+    /* Plain decoding's decode steps (output_tokens - 1, one row each) over
+     * the speculative decode steps, both priced by the cost table; 1 when
+     * there is only one token. */
+    double projected_speedup;
+} edit_sim_result;
+
+/* The token ids of the reply a model gives when, asked to edit `file`, it
+ * writes `edited`: edit_answer_text(edited) with the prompt's fence,
+ * encoded as one piece of text (special matching off), then <|im_end|>
+ * (the model's EOS when it has none). This is the canonical BPE of the
+ * reply, what a model trained on canonical encodings emits; it starts at a
+ * token boundary because a reply's first token never merges with the
+ * prompt's last. (A real model may now and then emit a non-canonical
+ * split; such replies are not modelled.) Also the training target for an
+ * edit. -1 with err when `edited` holds a line that would close the fence
+ * early. *ids is malloc'd (caller frees); *n its length. */
+int edit_reply_ids(const eng_model *m, const char *file, int64_t file_len,
+                   const char *edited, int64_t edited_len, int32_t **ids,
+                   int32_t *n, sb_err *err);
+
+/* Replays an edit whose model reply is known: `req` is the edit as asked
+ * (its file the input), `expected` the edited file the model is taken to
+ * write, and the reply edit_reply_ids(input, expected). The drafter is
+ * made as edit_run makes it, except that the copy drafter chooses its
+ * draft lengths by this cost table, and is driven as the speculative loop
+ * drives it (eng_spec_simulate), with no forward pass. The reply's end is
+ * allowed past edit_run's output cap. The model is only read for its
+ * vocabulary. */
+int edit_simulate(const eng_model *m, const edit_request *req,
+                  const char *expected, int64_t expected_len,
+                  const edit_sim_opts *o, edit_sim_result *out, sb_err *err);
+
+#endif /* SB_EDIT_H */

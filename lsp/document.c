@@ -1,0 +1,250 @@
+/*
+ * document.c — open documents and LSP positions.
+ *
+ * Text is kept as the client's bytes (UTF-8). A Position's column counts
+ * UTF-16 code units or UTF-8 bytes, as negotiated at initialize; it is
+ * turned into a byte offset at the edge and never stored. Lines end at
+ * "\n", "\r\n" or a lone "\r" (the specification's three terminators), so a
+ * CRLF file's positions never point between the two bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsp.h"
+
+/* The largest document kept (a change that would grow one past it fails). */
+enum { LSP__MAX_DOC = 256 << 20 };
+
+/* Length of the UTF-8 character at p (n >= 1 bytes available): 2..4 for a
+ * well-formed multi-byte sequence (no overlong forms, no surrogates, at
+ * most U+10FFFF), else 1. */
+static int lsp__char_len(const unsigned char *p, int64_t n) {
+    unsigned char c = p[0];
+    int k;
+    uint32_t cp;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) k = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) k = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4) k = 4, cp = c & 0x07;
+    else return 1;
+    if (n < k) return 1;
+    for (int i = 1; i < k; i++) {
+        if ((p[i] & 0xC0) != 0x80) return 1;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if ((k == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+        (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        return 1;
+    return k;
+}
+
+/* Units a character of `bytes` UTF-8 bytes takes in the encoding: UTF-16
+ * needs a surrogate pair (2 units) exactly for the 4-byte characters. */
+static int64_t lsp__units(int bytes, lsp_encoding enc) {
+    if (enc == LSP_UTF8) return bytes;
+    return bytes == 4 ? 2 : 1;
+}
+
+/* Offset of the first byte of line `line`, or len when there is no such
+ * line. */
+static int64_t lsp__line_start(const char *text, int64_t len, int64_t line) {
+    int64_t i = 0;
+    for (int64_t l = 0; l < line; l++) {
+        while (i < len && text[i] != '\n' && text[i] != '\r') i++;
+        if (i >= len) return len;
+        if (text[i] == '\r' && i + 1 < len && text[i + 1] == '\n') i++;
+        i++;
+    }
+    return i;
+}
+
+int64_t lsp_offset_at(const char *text, int64_t len, lsp_pos pos,
+                      lsp_encoding enc) {
+    if (pos.line < 0 || pos.character < 0) return 0;
+    int64_t i = lsp__line_start(text, len, pos.line);
+    int64_t units = 0;
+    const unsigned char *u = (const unsigned char *)text;
+    while (i < len && text[i] != '\n' && text[i] != '\r') {
+        int k = lsp__char_len(u + i, len - i);
+        int64_t w = lsp__units(k, enc);
+        if (units + w > pos.character) break; /* inside: round down */
+        units += w;
+        i += k;
+    }
+    return i;
+}
+
+lsp_pos lsp_pos_at(const char *text, int64_t len, int64_t off,
+                   lsp_encoding enc) {
+    if (off < 0) off = 0;
+    if (off > len) off = len;
+    lsp_pos p = {0, 0};
+    int64_t line_start = 0;
+    for (int64_t i = 0; i < off; i++) {
+        if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len ||
+                                                   text[i + 1] != '\n'))) {
+            p.line++;
+            line_start = i + 1;
+        } else if (text[i] == '\r' && i + 1 == off) {
+            off = i; /* between CR and LF: the end of this line */
+        }
+    }
+    const unsigned char *u = (const unsigned char *)text;
+    for (int64_t i = line_start; i < off;) {
+        int k = lsp__char_len(u + i, len - i);
+        if (i + k > off) break; /* off inside a character: round down */
+        p.character += lsp__units(k, enc);
+        i += k;
+    }
+    return p;
+}
+
+/* ==== the open documents ==================================================== */
+
+struct lsp_docs {
+    lsp_doc *v; /* owned, n of cap */
+    int n, cap;
+};
+
+lsp_docs *lsp_docs_create(void) {
+    return calloc(1, sizeof(lsp_docs));
+}
+
+static void lsp__doc_free(lsp_doc *d) {
+    free(d->uri);
+    free(d->language);
+    free(d->text);
+}
+
+void lsp_docs_destroy(lsp_docs *d) {
+    if (!d) return;
+    for (int i = 0; i < d->n; i++) lsp__doc_free(&d->v[i]);
+    free(d->v);
+    free(d);
+}
+
+lsp_doc *lsp_docs_find(lsp_docs *d, const char *uri) {
+    for (int i = 0; i < d->n; i++)
+        if (!strcmp(d->v[i].uri, uri)) return &d->v[i];
+    return NULL;
+}
+
+static char *lsp__dup(const char *s, int64_t n) {
+    char *p = malloc((size_t)n + 1);
+    if (!p) return NULL;
+    if (n) memcpy(p, s, (size_t)n);
+    p[n] = '\0';
+    return p;
+}
+
+int lsp_docs_open(lsp_docs *d, const char *uri, const char *language,
+                  const char *text, int64_t len, int64_t version, sb_err *err) {
+    if (len < 0 || len > LSP__MAX_DOC)
+        return sb_err_set(err, __func__, "document '%.200s' of %lld bytes: "
+                          "at most %d bytes", uri, (long long)len, LSP__MAX_DOC);
+    lsp_doc nd = {.uri = lsp__dup(uri, (int64_t)strlen(uri)),
+                  .language = lsp__dup(language ? language : "",
+                                       language ? (int64_t)strlen(language) : 0),
+                  .text = lsp__dup(text, len), .len = len, .version = version};
+    if (!nd.uri || !nd.language || !nd.text) goto oom;
+    lsp_doc *old = lsp_docs_find(d, uri);
+    if (old) {
+        lsp__doc_free(old);
+        *old = nd;
+        return 0;
+    }
+    if (d->n == d->cap) {
+        int cap = d->cap ? 2 * d->cap : 8;
+        lsp_doc *g = d->cap < (1 << 20) ? realloc(d->v, (size_t)cap * sizeof *g)
+                                        : NULL;
+        if (!g) goto oom;
+        d->v = g;
+        d->cap = cap;
+    }
+    d->v[d->n++] = nd;
+    return 0;
+oom:
+    lsp__doc_free(&nd);
+    return sb_err_set(err, __func__, "out of memory for '%.200s'", uri);
+}
+
+/* Replaces [start, end) of *text (*len bytes) by repl; the old buffer is
+ * freed only on success. */
+static int lsp__splice(char **text, int64_t *len, int64_t start, int64_t end,
+                       const char *repl, int64_t repl_len, int which,
+                       sb_err *err) {
+    int64_t n = *len - (end - start) + repl_len;
+    if (n > LSP__MAX_DOC)
+        return sb_err_set(err, "lsp_docs_change", "change %d would make the "
+                          "document %lld bytes: at most %d", which,
+                          (long long)n, LSP__MAX_DOC);
+    char *p = malloc((size_t)n + 1);
+    if (!p) return sb_err_set(err, "lsp_docs_change", "out of memory");
+    memcpy(p, *text, (size_t)start);
+    if (repl_len) memcpy(p + start, repl, (size_t)repl_len);
+    memcpy(p + start + repl_len, *text + end, (size_t)(*len - end));
+    p[n] = '\0';
+    free(*text);
+    *text = p;
+    *len = n;
+    return 0;
+}
+
+int lsp_docs_change(lsp_docs *d, const char *uri, const lsp_change *changes,
+                    int n, int64_t version, lsp_encoding enc, sb_err *err) {
+    lsp_doc *doc = lsp_docs_find(d, uri);
+    if (!doc)
+        return sb_err_set(err, __func__, "document '%.200s' is not open", uri);
+    /* Work on a copy so that a bad change leaves the document untouched. */
+    char *text = lsp__dup(doc->text, doc->len);
+    int64_t len = doc->len;
+    if (!text) return sb_err_set(err, __func__, "out of memory");
+    for (int i = 0; i < n; i++) {
+        const lsp_change *c = &changes[i];
+        int64_t start = 0, end = len;
+        if (c->len < 0 || c->len > LSP__MAX_DOC) {
+            sb_err_set(err, __func__, "change %d: text of %lld bytes", i,
+                       (long long)c->len);
+            goto fail;
+        }
+        if (c->has_range) {
+            if (c->start.line < 0 || c->start.character < 0 ||
+                c->end.line < 0 || c->end.character < 0) {
+                sb_err_set(err, __func__, "change %d: negative position", i);
+                goto fail;
+            }
+            if (c->start.line > c->end.line ||
+                (c->start.line == c->end.line &&
+                 c->start.character > c->end.character)) {
+                sb_err_set(err, __func__, "change %d: range start %lld:%lld is "
+                           "after its end %lld:%lld", i, (long long)c->start.line,
+                           (long long)c->start.character, (long long)c->end.line,
+                           (long long)c->end.character);
+                goto fail;
+            }
+            start = lsp_offset_at(text, len, c->start, enc);
+            end = lsp_offset_at(text, len, c->end, enc);
+            if (end < start) end = start; /* both clamped on one line */
+        }
+        if (lsp__splice(&text, &len, start, end, c->text, c->len, i, err))
+            goto fail;
+    }
+    free(doc->text);
+    doc->text = text;
+    doc->len = len;
+    doc->version = version;
+    return 0;
+fail:
+    free(text);
+    return -1;
+}
+
+int lsp_docs_close(lsp_docs *d, const char *uri, sb_err *err) {
+    for (int i = 0; i < d->n; i++) {
+        if (strcmp(d->v[i].uri, uri)) continue;
+        lsp__doc_free(&d->v[i]);
+        d->v[i] = d->v[--d->n];
+        return 0;
+    }
+    return sb_err_set(err, __func__, "document '%.200s' is not open", uri);
+}

@@ -1,0 +1,83 @@
+/*
+ * sb-lsp — the SonicBoom language server: `sb-lsp --stdio [options]`.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lsp.h"
+
+static const char *lsp__help =
+    "usage: sb-lsp --stdio [options]\n"
+    "Speaks LSP (JSON-RPC 2.0) on stdin/stdout. Options, also settable as\n"
+    "environment variables (second column) and as the client's\n"
+    "initializationOptions (third column), which win over both:\n"
+    "  -m, --model FILE     SB_MODEL        model        GGUF model\n"
+    "      --device D       SB_DEVICE       device       cpu (default) or cuda\n"
+    "      --threads N      SB_THREADS      threads      CPU threads (0: all)\n"
+    "      --seed S         SB_SEED         seed         sampling seed (0)\n"
+    "      --temperature T  SB_TEMPERATURE  temperature  0 = greedy (default)\n"
+    "      --log FILE       SB_LOG          log          session log (JSON lines)\n"
+    "      --max-tokens N   SB_MAX_TOKENS   maxTokens    output cap (0: auto)\n"
+    "      --speculation on|off SB_SPECULATION speculation  (default on)\n";
+
+int main(int argc, char **argv) {
+    static const struct option longs[] = {
+        {"stdio", 0, 0, 'i'}, {"model", 1, 0, 'm'}, {"device", 1, 0, 'D'},
+        {"threads", 1, 0, 't'}, {"seed", 1, 0, 'S'}, {"temperature", 1, 0, 'T'},
+        {"log", 1, 0, 'l'}, {"max-tokens", 1, 0, 'n'}, {"speculation", 1, 0, 'P'},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    static const char *keys[128] = {
+        ['m'] = "model", ['D'] = "device", ['t'] = "threads", ['S'] = "seed",
+        ['T'] = "temperature", ['l'] = "log", ['n'] = "maxTokens",
+        ['P'] = "speculation"};
+    lsp_config cfg;
+    lsp_config_defaults(&cfg);
+    sb_err err = {0};
+    if (lsp_config_from_env(&cfg, &err)) {
+        fprintf(stderr, "sb-lsp: %s\n", err.msg);
+        lsp_config_free(&cfg);
+        return 2;
+    }
+    bool stdio = false;
+    int c;
+    while ((c = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
+        if (c == 'i') {
+            stdio = true;
+        } else if (c == 'h') {
+            fputs(lsp__help, stdout);
+            lsp_config_free(&cfg);
+            return 0;
+        } else if (c > 0 && c < 128 && keys[c]) {
+            if (lsp_config_set(&cfg, keys[c], optarg, &err)) {
+                fprintf(stderr, "sb-lsp: %s\n", err.msg);
+                lsp_config_free(&cfg);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "sb-lsp: bad option (see sb-lsp --help)\n");
+            lsp_config_free(&cfg);
+            return 2;
+        }
+    }
+    if (!stdio || optind < argc) {
+        fprintf(stderr, "sb-lsp: %s (see sb-lsp --help)\n", !stdio
+                ? "only --stdio is supported: give --stdio"
+                : "unexpected argument");
+        lsp_config_free(&cfg);
+        return 2;
+    }
+    /* A client that goes away must not kill us mid-write: the write fails
+     * instead, and the loop ends at the next read. */
+    signal(SIGPIPE, SIG_IGN);
+    lsp_server *s = lsp_server_create(&cfg, 1, &err);
+    lsp_config_free(&cfg);
+    if (!s) {
+        fprintf(stderr, "sb-lsp: %s\n", err.msg);
+        return 1;
+    }
+    int code = lsp_server_run(s, 0);
+    lsp_server_destroy(s);
+    return code;
+}

@@ -1,0 +1,121 @@
+/* Tests of drafter/length.c: the default step-cost table, the
+ * tokens-per-second rule and running acceptance. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "../../drafter/length.h"
+
+/* Survival of a draft whose every token holds with probability a. */
+static int32_t best_uniform(const drf__cost *c, double a, int32_t max_d) {
+    double p[ENG_MAX_DRAFT], s = 1;
+    for (int32_t k = 0; k < max_d; k++) p[k] = s *= a;
+    return drf__cost_best_len(c, p, max_d);
+}
+
+/* The default table holds the measured points and pads to graph buckets. */
+static void test_default_table(void **state) {
+    (void)state;
+    drf__cost c;
+    assert_int_equal(drf__cost_init(&c, NULL, NULL), 0);
+    assert_true(c.t[1] == 3.14 && c.t[2] == 3.85 && c.t[4] == 5.05);
+    assert_true(c.t[8] == 7.12 && c.t[16] == 8.67 && c.t[64] == 23.14);
+    assert_true(fabs(c.t[3] - (3.85 + 5.05) / 2) < 1e-12);
+    for (int r = 17; r <= 24; r++) assert_true(c.t[r] == 10.07);
+    for (int r = 33; r <= 48; r++) assert_true(c.t[r] == 20.29);
+    for (int r = 2; r <= 64; r++) assert_true(c.t[r] >= c.t[r - 1]);
+}
+
+/* More acceptance never shortens the draft; certain acceptance fills the
+ * largest bucket, none drafts nothing. */
+static void test_monotone_in_acceptance(void **state) {
+    (void)state;
+    drf__cost c;
+    drf__cost_init(&c, NULL, NULL);
+    int32_t last = 0;
+    for (int i = 0; i <= 1000; i++) {
+        int32_t d = best_uniform(&c, i / 1000.0, ENG_MAX_DRAFT);
+        assert_true(d >= last);
+        last = d;
+    }
+    assert_int_equal(best_uniform(&c, 1.0, ENG_MAX_DRAFT), ENG_MAX_DRAFT);
+    assert_int_equal(best_uniform(&c, 0.0, ENG_MAX_DRAFT), 0);
+    assert_int_equal(best_uniform(&c, 1.0, 5), 5); /* max_d bounds it */
+}
+
+/* Rows past a graph bucket cost the whole next bucket: a draft never
+ * stops part-way into one (17..23, 25..31, 33..47, 49..63 rows). */
+static void test_respects_bucket_jumps(void **state) {
+    (void)state;
+    drf__cost c;
+    drf__cost_init(&c, NULL, NULL);
+    for (int i = 1; i < 1000; i++) {
+        int32_t rows = best_uniform(&c, i / 1000.0, ENG_MAX_DRAFT) + 1;
+        assert_true(rows <= 16 || rows == 24 || rows == 32 || rows == 48 ||
+                    rows == 64);
+    }
+}
+
+/* A caller's table replaces the default: flat cost drafts everything that
+ * may hold; cost that doubles with each row, none. */
+static void test_custom_table(void **state) {
+    (void)state;
+    double flat[65], steep[65];
+    for (int r = 0; r <= 64; r++) flat[r] = 1, steep[r] = ldexp(1.0, r);
+    drf__cost c;
+    assert_int_equal(drf__cost_init(&c, flat, NULL), 0);
+    assert_int_equal(best_uniform(&c, 0.9, ENG_MAX_DRAFT), ENG_MAX_DRAFT);
+    assert_int_equal(drf__cost_init(&c, steep, NULL), 0);
+    assert_int_equal(best_uniform(&c, 0.99, ENG_MAX_DRAFT), 0);
+    /* a table where 8 rows cost as little as 1 and 9 jump: exactly 7 */
+    double jump[65];
+    for (int r = 0; r <= 64; r++) jump[r] = r <= 8 ? 1 : 100;
+    assert_int_equal(drf__cost_init(&c, jump, NULL), 0);
+    assert_int_equal(best_uniform(&c, 0.9, ENG_MAX_DRAFT), 7);
+    sb_err err = {0};
+    flat[12] = -1;
+    assert_int_equal(drf__cost_init(&c, flat, &err), -1);
+    assert_non_null(strstr(err.msg, "step_cost[12]"));
+    flat[12] = NAN;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(drf__cost_init(&c, flat, &err), -1);
+}
+
+/* Rates follow what is observed; a unit boundary with a low rate makes a
+ * draft stop at the boundary instead of running past it. */
+static void test_acceptance_and_boundaries(void **state) {
+    (void)state;
+    drf__accept a;
+    drf__accept_init(&a);
+    double before = drf__accept_rate(&a, DRF__KIND_INSIDE);
+    for (int i = 0; i < 200; i++) drf__accept_observe(&a, DRF__KIND_INSIDE, true);
+    assert_true(drf__accept_rate(&a, DRF__KIND_INSIDE) > before);
+    assert_true(drf__accept_rate(&a, DRF__KIND_INSIDE) > 0.85);
+    for (int i = 0; i < 200; i++)
+        drf__accept_observe(&a, DRF__KIND_BOUNDARY, false);
+    assert_true(drf__accept_rate(&a, DRF__KIND_BOUNDARY) < 0.2);
+    drf__cost c;
+    drf__cost_init(&c, NULL, NULL);
+    uint8_t kind[ENG_MAX_DRAFT];
+    memset(kind, DRF__KIND_INSIDE, sizeof kind);
+    int32_t free_run = drf__draft_len(&c, &a, kind, ENG_MAX_DRAFT);
+    kind[10] = DRF__KIND_BOUNDARY; /* a unit starts at draft token 10 */
+    int32_t cut = drf__draft_len(&c, &a, kind, ENG_MAX_DRAFT);
+    assert_true(free_run > 10);
+    assert_int_equal(cut, 10);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_table),
+        cmocka_unit_test(test_monotone_in_acceptance),
+        cmocka_unit_test(test_respects_bucket_jumps),
+        cmocka_unit_test(test_custom_table),
+        cmocka_unit_test(test_acceptance_and_boundaries),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,247 @@
+/*
+ * Tests of sb-lsp against bad input, over pipes: each malformed message
+ * gets the right JSON-RPC error (or, for a notification, nothing that
+ * changes state), the server never crashes, open documents are never
+ * disturbed, and the process exits with the code the specification asks.
+ *
+ * The document is observed through codeAction: an empty selection edits the
+ * whole document, so the action's range ends at the document's end.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "lsp_client.h"
+
+static char no_model[] = "SB_MODEL=";
+static char *const clean_env[] = {no_model, NULL};
+static const char *const URI = "file:///tmp/robust.txt";
+
+/* The next message that is a response (has no method). */
+static json_t *next_response(client *c) {
+    json_t *m;
+    while ((m = client_next(c))) {
+        if (!client_method(m)) return m;
+        json_decref(m);
+    }
+    fail_msg("the server ended without a response");
+    return NULL;
+}
+
+/* Sends one framed body as given. */
+static void send_body(client *c, const char *body) {
+    char head[64];
+    int n = snprintf(head, sizeof head, "Content-Length: %zu\r\n\r\n", strlen(body));
+    client_raw(c, head, (size_t)n);
+    client_raw(c, body, strlen(body));
+}
+
+/* The next response's error code; it must carry id (NULL: JSON null). */
+static int expect_error(client *c, json_t *id) {
+    json_t *r = next_response(c);
+    json_t *rid = json_object_get(r, "id");
+    if (id) assert_true(json_equal(rid, id));
+    else assert_true(json_is_null(rid));
+    int code = client_error_code(r);
+    json_decref(r);
+    json_decref(id);
+    return code;
+}
+
+static void initialize(client *c, json_t *opts) {
+    int64_t id = client_request(c, "initialize", json_pack(
+        "{s:{},s:o}", "capabilities", "initializationOptions",
+        opts ? opts : json_object()));
+    json_t *r = next_response(c);
+    assert_true(client_is_response(r, id));
+    assert_non_null(json_object_get(r, "result"));
+    json_decref(r);
+    client_notify(c, "initialized", NULL);
+}
+
+/* The end of the document as the empty-selection code action sees it;
+ * line -1 when no action was offered (the document is not open). */
+static lsp_pos doc_end(client *c, const char *uri) {
+    int64_t id = client_request(c, "textDocument/codeAction", json_pack(
+        "{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}},s:{s:[]}}", "textDocument", "uri",
+        uri, "range", "start", "line", 0, "character", 0, "end", "line", 0,
+        "character", 0, "context", "diagnostics"));
+    json_t *r = next_response(c);
+    assert_true(client_is_response(r, id));
+    json_t *act = json_array_get(json_object_get(r, "result"), 0);
+    lsp_pos p = {-1, -1};
+    if (act) {
+        json_t *end = json_object_get(json_object_get(json_array_get(json_object_get(
+            json_object_get(act, "command"), "arguments"), 0), "range"), "end");
+        p.line = json_integer_value(json_object_get(end, "line"));
+        p.character = json_integer_value(json_object_get(end, "character"));
+    }
+    json_decref(r);
+    return p;
+}
+
+static void test_before_initialize_and_framing(void **state) {
+    (void)state;
+    client c;
+    client_start(&c, clean_env, NULL);
+    /* a request before initialize */
+    client_request(&c, "textDocument/codeAction", json_object());
+    assert_int_equal(expect_error(&c, json_integer(1)), -32002);
+    /* invalid JSON */
+    send_body(&c, "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": ");
+    assert_int_equal(expect_error(&c, NULL), -32700);
+    /* malformed headers: no Content-Length, a non-number, a huge line */
+    client_raw(&c, "Content-Type: x\r\n\r\n", 19);
+    assert_int_equal(expect_error(&c, NULL), -32700);
+    client_raw(&c, "Content-Length: 12abc\r\n\r\n", 25);
+    assert_int_equal(expect_error(&c, NULL), -32700);
+    char big[3000];
+    memset(big, 'x', sizeof big);
+    client_raw(&c, big, sizeof big);
+    client_raw(&c, ": 1\r\n\r\n", 7);
+    assert_int_equal(expect_error(&c, NULL), -32700);
+    /* not a request object: a batch, a bad id, a wrong jsonrpc */
+    send_body(&c, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"shutdown\"}]");
+    assert_int_equal(expect_error(&c, NULL), -32600);
+    send_body(&c, "{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"shutdown\"}");
+    assert_int_equal(expect_error(&c, NULL), -32600);
+    send_body(&c, "{\"jsonrpc\":\"1.0\",\"id\":3,\"method\":\"shutdown\"}");
+    assert_int_equal(expect_error(&c, json_integer(3)), -32600);
+    send_body(&c, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":17}");
+    assert_int_equal(expect_error(&c, json_integer(4)), -32600);
+    /* a message over the cap is answered at once; the input then ends in
+     * the middle of its body: a clean exit, status 1 */
+    client_raw(&c, "Content-Length: 100000000\r\n\r\n{", 30);
+    assert_int_equal(expect_error(&c, NULL), -32600);
+    assert_int_equal(client_finish(&c), 1);
+}
+
+static void test_after_initialize(void **state) {
+    (void)state;
+    client c;
+    client_start(&c, clean_env, NULL);
+    /* a missing model and a mistyped option: told, and the server stays up */
+    int64_t init = client_request(&c, "initialize", json_pack(
+        "{s:{},s:{s:s,s:s}}", "capabilities", "initializationOptions", "model",
+        "/nonexistent/model.gguf", "threads", "many"));
+    client_notify(&c, "initialized", NULL);
+    bool answered = false, option_told = false, model_told = false;
+    json_t *m;
+    while (!(answered && option_told && model_told) && (m = client_next(&c))) {
+        const char *method = client_method(m);
+        answered |= client_is_response(m, init) && json_object_get(m, "result");
+        if (method && !strcmp(method, "window/showMessage")) {
+            const char *text = json_string_value(json_object_get(
+                json_object_get(m, "params"), "message"));
+            option_told |= strstr(text, "threads") != NULL;
+            model_told |= strstr(text, "/nonexistent/model.gguf") != NULL;
+        }
+        json_decref(m);
+    }
+    assert_true(answered && option_told && model_told);
+
+    /* initialize again, unknown methods, wrong parameter types */
+    client_request(&c, "initialize", json_pack("{s:{}}", "capabilities"));
+    assert_int_equal(expect_error(&c, json_integer(2)), -32600);
+    client_notify(&c, "$/unknownNotification", NULL); /* ignored: no answer */
+    client_request(&c, "textDocument/hover", json_object());
+    assert_int_equal(expect_error(&c, json_integer(3)), -32601);
+    client_request(&c, "textDocument/codeAction", json_pack(
+        "{s:{s:s},s:s}", "textDocument", "uri", URI, "range", "x"));
+    assert_int_equal(expect_error(&c, json_integer(4)), -32602);
+    send_body(&c, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"shutdown\",\"params\":3}");
+    assert_int_equal(expect_error(&c, json_integer(5)), -32602);
+    c.next_id = 6;
+    client_request(&c, "workspace/executeCommand", json_pack(
+        "{s:s,s:s}", "command", "sonicboom.edit", "arguments", "x"));
+    assert_int_equal(expect_error(&c, json_integer(6)), -32602);
+    client_request(&c, "workspace/executeCommand", json_pack(
+        "{s:s,s:[]}", "command", "rm -rf", "arguments"));
+    assert_int_equal(expect_error(&c, json_integer(7)), -32602);
+
+    /* a notification carrying an id is refused and not acted on */
+    client_send(&c, json_pack("{s:i,s:s,s:{s:{s:s,s:s,s:i,s:s}}}", "id", 50,
+                              "method", "textDocument/didOpen", "params",
+                              "textDocument", "uri", URI, "languageId", "text",
+                              "version", 1, "text", "zzz\n"));
+    assert_int_equal(expect_error(&c, json_integer(50)), -32600);
+    assert_int_equal(doc_end(&c, URI).line, -1);
+
+    /* a good open, then bad changes that must leave it as it is */
+    client_notify(&c, "textDocument/didOpen", json_pack(
+        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId", "text",
+        "version", 1, "text", "a\nbb\n"));
+    lsp_pos end = doc_end(&c, URI);
+    assert_int_equal(end.line, 2);
+    assert_int_equal(end.character, 0);
+    client_notify(&c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:[{s:s},{s:{s:{s:i,s:i},s:{s:i,s:i}},s:s}]}",
+        "textDocument", "uri", URI, "version", 2, "contentChanges",
+        "text", "a whole new text\nwith\nlines\n",
+        "range", "start", "line", 1, "character", 0, "end", "line", 0,
+        "character", 0, "text", "reversed"));
+    client_notify(&c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:s}", "textDocument", "uri", URI, "version", 3,
+        "contentChanges", "not an array"));
+    client_notify(&c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:[{s:i}]}", "textDocument", "uri", URI, "version", 4,
+        "contentChanges", "text", 5));
+    client_notify(&c, "textDocument/didOpen", json_pack("{s:i}", "textDocument", 3));
+    end = doc_end(&c, URI);
+    assert_int_equal(end.line, 2);
+    assert_int_equal(end.character, 0);
+    /* an edit without a model: a clear failure, the user told again */
+    int64_t id = client_request(&c, "workspace/executeCommand", json_pack(
+        "{s:s,s:[{s:s,s:s}]}", "command", "sonicboom.edit", "arguments", "uri",
+        URI, "instruction", "x"));
+    json_t *r = next_response(&c);
+    assert_true(client_is_response(r, id));
+    assert_int_equal(client_error_code(r), -32803);
+    assert_non_null(strstr(json_string_value(json_object_get(json_object_get(r, "error"),
+                                                             "message")), "model"));
+    json_decref(r);
+    /* a stale version is refused up front */
+    client_request(&c, "workspace/executeCommand", json_pack(
+        "{s:s,s:[{s:s,s:s,s:i}]}", "command", "sonicboom.edit", "arguments", "uri",
+        URI, "instruction", "x", "version", 9));
+    assert_int_equal(expect_error(&c, json_integer(id + 1)), -32801);
+
+    /* after shutdown requests are refused; exit after shutdown: status 0 */
+    id = client_request(&c, "shutdown", NULL);
+    r = next_response(&c);
+    assert_true(client_is_response(r, id));
+    json_decref(r);
+    client_request(&c, "textDocument/codeAction", json_object());
+    assert_int_equal(expect_error(&c, json_integer(id + 1)), -32600);
+    client_notify(&c, "exit", NULL);
+    assert_int_equal(client_finish(&c), 0);
+}
+
+static void test_exit_codes(void **state) {
+    (void)state;
+    client c;
+    /* exit without shutdown: 1 */
+    client_start(&c, clean_env, NULL);
+    initialize(&c, NULL);
+    client_notify(&c, "exit", NULL);
+    assert_int_equal(client_finish(&c), 1);
+    /* the input ends inside a header: 1, no crash */
+    client_start(&c, clean_env, NULL);
+    client_raw(&c, "Content-Len", 11);
+    assert_int_equal(client_finish(&c), 1);
+    /* the input ends inside a body: 1 */
+    client_start(&c, clean_env, NULL);
+    client_raw(&c, "Content-Length: 50\r\n\r\n{\"jsonrpc\"", 32);
+    assert_int_equal(client_finish(&c), 1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_before_initialize_and_framing),
+        cmocka_unit_test(test_after_initialize),
+        cmocka_unit_test(test_exit_codes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

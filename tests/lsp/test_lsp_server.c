@@ -1,0 +1,432 @@
+/*
+ * Tests of sb-lsp as an editor sees it: conversations over pipes with the
+ * built server ($SB_BUILD/sb-lsp), then `sb replay` of the session log they
+ * leave.
+ *
+ * The model is tests/lsp/chain_model.h's: real forward passes whose greedy
+ * answer is a fixed fenced reply (REPLY below), so every edit runs the real
+ * prompt, tokenizer, drafter, engine and extraction; what is scripted is
+ * only which text the weights make the model say.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "../../edit/edit.h"
+#include "chain_model.h"
+#include "lsp_client.h"
+
+static const char *const OPENED = "alpha \xF0\x9F\x98\x80 x\nbeta\ngamma\ndelta\n";
+/* after the test's incremental changes */
+static const char *const SYNCED =
+    "alpha \xF0\x9F\x98\x80! x\nbeta\ngamma\ndelta\nepsilon\n";
+/* what the chain model answers, whatever it is asked */
+static const char *const REPLY =
+    "alpha \xF0\x9F\x98\x80! x\nBETA\ngamma\ndelta\nepsilon!\n";
+static const char *const URI = "file:///tmp/sb-lsp-test/demo.txt";
+
+static char g_dir[64], g_model[128], g_log[128];
+
+static void fixture(void) {
+    if (g_dir[0]) return;
+    snprintf(g_dir, sizeof g_dir, "/tmp/sb-lsp-test-XXXXXX");
+    if (!mkdtemp(g_dir)) abort();
+    snprintf(g_model, sizeof g_model, "%s/chain.gguf", g_dir);
+    snprintf(g_log, sizeof g_log, "%s/edits.jsonl", g_dir);
+    sb_err err = {0};
+    if (chain_model_write(g_model, REPLY, &err)) fail_msg("%s", err.msg);
+}
+
+static void cleanup(void) {
+    if (!g_dir[0]) return;
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    if (system(cmd)) fprintf(stderr, "could not remove %s\n", g_dir);
+}
+
+/* ---- a local copy of the document, kept as the editor keeps it ---- */
+
+typedef struct doc {
+    char *text;
+    int64_t len;
+} doc;
+
+static void doc_set(doc *d, const char *s) {
+    free(d->text);
+    d->text = strdup(s);
+    d->len = (int64_t)strlen(s);
+}
+
+/* Applies a WorkspaceEdit's edits for URI (all relative to the text before
+ * any of them, as the specification says: apply from the last one). */
+static void doc_apply(doc *d, json_t *edits) {
+    size_t n = json_array_size(edits);
+    for (size_t k = n; k-- > 0;) {
+        json_t *e = json_array_get(edits, k), *r = json_object_get(e, "range");
+        lsp_pos a = {json_integer_value(json_object_get(json_object_get(r, "start"), "line")),
+                     json_integer_value(json_object_get(json_object_get(r, "start"), "character"))};
+        lsp_pos b = {json_integer_value(json_object_get(json_object_get(r, "end"), "line")),
+                     json_integer_value(json_object_get(json_object_get(r, "end"), "character"))};
+        int64_t s = lsp_offset_at(d->text, d->len, a, LSP_UTF16);
+        int64_t t = lsp_offset_at(d->text, d->len, b, LSP_UTF16);
+        json_t *nt = json_object_get(e, "newText");
+        size_t m = json_string_length(nt);
+        char *p = malloc((size_t)(d->len - (t - s)) + m + 1);
+        memcpy(p, d->text, (size_t)s);
+        memcpy(p + s, json_string_value(nt), m);
+        memcpy(p + s + m, d->text + t, (size_t)(d->len - t));
+        d->len = d->len - (t - s) + (int64_t)m;
+        p[d->len] = '\0';
+        free(d->text);
+        d->text = p;
+    }
+}
+
+/* ---- conversation steps ---- */
+
+static void start_server(client *c, char *const *env) {
+    fixture();
+    client_start(c, env, NULL);
+}
+
+static json_t *await_response(client *c, int64_t id) {
+    json_t *m;
+    while ((m = client_next(c))) {
+        if (client_is_response(m, id)) return m;
+        json_decref(m);
+    }
+    fail_msg("the server ended without answering request %lld", (long long)id);
+    return NULL;
+}
+
+static void initialize(client *c, bool progress) {
+    json_t *caps = json_pack("{s:{s:[s]},s:{s:{s:b}},s:{s:{s:{s:[i]}}}}",
+                             "general", "positionEncodings", "utf-16",
+                             "workspace", "workspaceEdit", "documentChanges", 1,
+                             "textDocument", "codeAction", "tagSupport",
+                             "valueSet", 1);
+    if (progress) json_object_set_new(caps, "window", json_pack("{s:b}",
+                                                                "workDoneProgress", 1));
+    json_t *opts = json_pack("{s:s,s:s,s:i}", "model", g_model, "log", g_log,
+                             "threads", 1);
+    int64_t id = client_request(c, "initialize", json_pack(
+        "{s:i,s:o,s:o}", "processId", (int)getpid(), "capabilities", caps,
+        "initializationOptions", opts));
+    json_t *r = await_response(c, id);
+    json_t *caps_out = json_object_get(json_object_get(r, "result"), "capabilities");
+    assert_string_equal(json_string_value(json_object_get(caps_out, "positionEncoding")),
+                        "utf-16");
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(caps_out, "textDocumentSync"), "change")), 2);
+    json_decref(r);
+    client_notify(c, "initialized", NULL);
+}
+
+static void open_and_sync(client *c, doc *d) {
+    client_notify(c, "textDocument/didOpen", json_pack(
+        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId",
+        "plaintext", "version", 1, "text", OPENED));
+    /* "!" after the emoji: column 8 in UTF-16 units (6 + a surrogate pair) */
+    client_notify(c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:[{s:{s:{s:i,s:i},s:{s:i,s:i}},s:s},"
+        "{s:{s:{s:i,s:i},s:{s:i,s:i}},s:s}]}",
+        "textDocument", "uri", URI, "version", 2, "contentChanges",
+        "range", "start", "line", 0, "character", 8, "end", "line", 0,
+        "character", 8, "text", "!",
+        "range", "start", "line", 4, "character", 0, "end", "line", 4,
+        "character", 0, "text", "epsilon\n"));
+    doc_set(d, SYNCED);
+}
+
+typedef struct outcome {
+    json_t *response;   /* the executeCommand response */
+    int begins, reports, ends, applies, shows;
+} outcome;
+
+/* Runs sonicboom.edit and plays the editor until it is answered. */
+static outcome run_edit(client *c, doc *d, json_t *arg, json_t *token) {
+    json_t *params = json_pack("{s:s,s:[o]}", "command", "sonicboom.edit",
+                               "arguments", arg);
+    if (token) json_object_set_new(params, "workDoneToken", token);
+    int64_t id = client_request(c, "workspace/executeCommand", params);
+    outcome o = {0};
+    json_t *m;
+    while ((m = client_next(c))) {
+        const char *method = client_method(m);
+        if (client_is_response(m, id)) {
+            o.response = m;
+            return o;
+        }
+        if (method && !strcmp(method, "window/workDoneProgress/create")) {
+            client_send(c, json_pack("{s:O,s:n}", "id", json_object_get(m, "id"),
+                                     "result"));
+        } else if (method && !strcmp(method, "$/progress")) {
+            const char *kind = json_string_value(json_object_get(
+                json_object_get(json_object_get(m, "params"), "value"), "kind"));
+            o.begins += !strcmp(kind, "begin");
+            o.reports += !strcmp(kind, "report");
+            o.ends += !strcmp(kind, "end");
+        } else if (method && !strcmp(method, "workspace/applyEdit")) {
+            json_t *dc = json_array_get(json_object_get(json_object_get(
+                json_object_get(m, "params"), "edit"), "documentChanges"), 0);
+            assert_string_equal(json_string_value(json_object_get(
+                json_object_get(dc, "textDocument"), "uri")), URI);
+            doc_apply(d, json_object_get(dc, "edits"));
+            o.applies++;
+            client_send(c, json_pack("{s:O,s:{s:b}}", "id", json_object_get(m, "id"),
+                                     "result", "applied", 1));
+        } else if (method && !strcmp(method, "window/showMessage")) {
+            o.shows++;
+        }
+        json_decref(m);
+    }
+    fail_msg("the server ended without answering executeCommand");
+    return o;
+}
+
+/* The engine's own answer for the same request, in-process. */
+static void engine_answer(const char *file, char **text, char sha[65]) {
+    sb_err err = {0};
+    eng_model *m = eng_model_load(g_model, &err);
+    assert_non_null(m);
+    eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 1}, &err);
+    assert_non_null(s);
+    const char *instr = "Shout the second line";
+    edit_request rq = {.file = file, .file_len = (int64_t)strlen(file),
+                       .instruction = instr, .instruction_len = (int64_t)strlen(instr),
+                       .language = "plaintext"};
+    edit_opts o = edit_defaults();
+    edit_result r = {0};
+    if (edit_run(s, &rq, &o, &r, &err)) fail_msg("edit_run: %s", err.msg);
+    *text = strndup(r.text, (size_t)r.text_len);
+    memcpy(sha, r.gen.sha256, 65);
+    edit_result_free(&r);
+    eng_session_destroy(s);
+    eng_model_free(m);
+}
+
+static void shutdown_and_exit(client *c, int want_code) {
+    json_t *r = await_response(c, client_request(c, "shutdown", NULL));
+    assert_true(json_is_null(json_object_get(r, "result")));
+    json_decref(r);
+    client_notify(c, "exit", NULL);
+    assert_int_equal(client_finish(c), want_code);
+}
+
+/* ---- tests ---- */
+
+static void test_conversation(void **state) {
+    (void)state;
+    client c;
+    doc d = {0};
+    unlink(g_log);
+    start_server(&c, NULL);
+    initialize(&c, true);
+    open_and_sync(&c, &d);
+
+    /* codeAction: offered, tagged LLMGenerated, over the selected lines; an
+     * unknown kind in `only` is ignored, and a filter without ours gets [] */
+    json_t *r = await_response(&c, client_request(&c, "textDocument/codeAction",
+        json_pack("{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}},s:{s:[],s:[s,s]}}",
+                  "textDocument", "uri", URI, "range", "start", "line", 1,
+                  "character", 2, "end", "line", 2, "character", 1, "context",
+                  "diagnostics", "only", "refactor", "source.odd.kind")));
+    json_t *act = json_array_get(json_object_get(r, "result"), 0);
+    assert_non_null(act);
+    assert_string_equal(json_string_value(json_object_get(act, "kind")), "refactor.rewrite");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(act, "tags"), 0)), 1);
+    json_t *arg = json_array_get(json_object_get(json_object_get(act, "command"),
+                                                 "arguments"), 0);
+    json_t *rng = json_object_get(arg, "range");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(rng, "start"), "line")), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(rng, "end"), "line")), 3);
+    json_decref(r);
+    r = await_response(&c, client_request(&c, "textDocument/codeAction",
+        json_pack("{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}},s:{s:[],s:[s]}}",
+                  "textDocument", "uri", URI, "range", "start", "line", 0,
+                  "character", 0, "end", "line", 0, "character", 0, "context",
+                  "diagnostics", "only", "quickfix")));
+    assert_int_equal(json_array_size(json_object_get(r, "result")), 0);
+    json_decref(r);
+
+    /* the whole document */
+    outcome o = run_edit(&c, &d, json_pack("{s:s,s:s,s:i}", "uri", URI,
+                                           "instruction", "Shout the second line",
+                                           "version", 2), NULL);
+    assert_int_equal(client_error_code(o.response), 0);
+    assert_int_equal(o.begins, 1);
+    assert_true(o.reports >= 1);
+    assert_int_equal(o.ends, 1);
+    assert_int_equal(o.applies, 1);
+    char *engine = NULL, sha[65];
+    engine_answer(SYNCED, &engine, sha);
+    assert_string_equal(engine, REPLY);
+    assert_string_equal(d.text, engine); /* the hunks give the engine's output */
+    json_t *res = json_object_get(o.response, "result");
+    assert_string_equal(json_string_value(json_object_get(res, "sha256")), sha);
+    assert_int_equal(json_integer_value(json_object_get(res, "hunks")), 2);
+    json_decref(o.response);
+    free(engine);
+
+    /* the editor reports what it applied, then edits lines 1..2 only: they
+     * are replaced by the answer, everything else stays byte for byte */
+    client_notify(&c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:[{s:s}]}", "textDocument", "uri", URI, "version", 3,
+        "contentChanges", "text", d.text));
+    char *before = strdup(d.text);
+    o = run_edit(&c, &d, json_pack("{s:s,s:{s:{s:i,s:i},s:{s:i,s:i}},s:s}",
+                                   "uri", URI, "range", "start", "line", 1,
+                                   "character", 0, "end", "line", 3, "character", 0,
+                                   "instruction", "Shout the second line"), NULL);
+    assert_int_equal(client_error_code(o.response), 0);
+    const char *l1 = strchr(before, '\n') + 1;
+    const char *l3 = strchr(strchr(l1, '\n') + 1, '\n') + 1;
+    char want[512];
+    snprintf(want, sizeof want, "%.*s%s%s", (int)(l1 - before), before, REPLY, l3);
+    assert_string_equal(d.text, want);
+    json_decref(o.response);
+    free(before);
+    free(d.text);
+    shutdown_and_exit(&c, 0);
+}
+
+/* Waits for the first progress report of the held edit. */
+static void await_report(client *c) {
+    json_t *m;
+    while ((m = client_next(c))) {
+        const char *method = client_method(m);
+        bool report = method && !strcmp(method, "$/progress") &&
+                      !strcmp(json_string_value(json_object_get(json_object_get(
+                          json_object_get(m, "params"), "value"), "kind")), "report");
+        assert_false(method && !strcmp(method, "workspace/applyEdit"));
+        json_decref(m);
+        if (report) return;
+    }
+    fail_msg("no progress report");
+}
+
+/* Answers to a held edit after the given interruption. */
+static json_t *await_answer(client *c, int64_t id, int *shows) {
+    json_t *m;
+    while ((m = client_next(c))) {
+        const char *method = client_method(m);
+        assert_false(method && !strcmp(method, "workspace/applyEdit"));
+        if (method && !strcmp(method, "window/showMessage")) (*shows)++;
+        if (client_is_response(m, id)) return m;
+        json_decref(m);
+    }
+    fail_msg("no answer");
+    return NULL;
+}
+
+static int64_t start_held_edit(client *c, const char *token) {
+    return client_request(c, "workspace/executeCommand", json_pack(
+        "{s:s,s:[{s:s,s:s}],s:s}", "command", "sonicboom.edit", "arguments",
+        "uri", URI, "instruction", "Shout the second line", "workDoneToken", token));
+}
+
+static void test_cancel_busy_and_modified(void **state) {
+    (void)state;
+    static char hold[] = "SB_LSP_TEST_HOLD=1";
+    char *env[] = {hold, NULL};
+    client c;
+    doc d = {0};
+    start_server(&c, env);
+    initialize(&c, false);
+    open_and_sync(&c, &d);
+    int shows = 0;
+
+    /* $/cancelRequest: -32800, nothing applied */
+    int64_t id = start_held_edit(&c, "t1");
+    await_report(&c);
+    client_notify(&c, "$/cancelRequest", json_pack("{s:I}", "id", (json_int_t)id));
+    json_t *r = await_answer(&c, id, &shows);
+    assert_int_equal(client_error_code(r), -32800);
+    json_decref(r);
+
+    /* window/workDoneProgress/cancel on its token: the same */
+    id = start_held_edit(&c, "t2");
+    await_report(&c);
+    client_notify(&c, "window/workDoneProgress/cancel", json_pack("{s:s}", "token", "t2"));
+    r = await_answer(&c, id, &shows);
+    assert_int_equal(client_error_code(r), -32800);
+    json_decref(r);
+
+    /* a second edit while one runs is refused; then the document changes
+     * under the first: -32801 and the user is told */
+    id = start_held_edit(&c, "t3");
+    await_report(&c);
+    int64_t id2 = start_held_edit(&c, "t4");
+    r = await_answer(&c, id2, &shows);
+    assert_int_equal(client_error_code(r), -32803);
+    json_decref(r);
+    shows = 0;
+    client_notify(&c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:[{s:s}]}", "textDocument", "uri", URI, "version", 3,
+        "contentChanges", "text", "changed meanwhile\n"));
+    r = await_answer(&c, id, &shows);
+    assert_int_equal(client_error_code(r), -32801);
+    assert_true(shows >= 1);
+    json_decref(r);
+    free(d.text);
+    shutdown_and_exit(&c, 0);
+}
+
+/* Runs a command line; its exit status, and its stdout in out. */
+static int run_cmd(const char *cmd, char *out, size_t cap) {
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int count(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p++) n++;
+    return n;
+}
+
+static void test_replay(void **state) {
+    (void)state;
+    fixture();
+    /* test_conversation made g_log: two edits */
+    const char *build = getenv("SB_BUILD");
+    build = build && *build ? build : "build";
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd, "%s/sb replay %s -m %s", build, g_log, g_model);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 0);
+    assert_int_equal(count(out, "identical"), 2);
+    snprintf(cmd, sizeof cmd, "%s/sb replay %s -m %s --speculation off", build,
+             g_log, g_model);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 0);
+    assert_int_equal(count(out, "identical"), 2);
+
+    /* tamper with the second entry's first output id (REPLY -> FENCE) and
+     * tear a third line: reported, exit status 1 */
+    char bad[160];
+    snprintf(bad, sizeof bad, "%s/tampered.jsonl", g_dir);
+    snprintf(cmd, sizeof cmd, "awk 'NR==2{sub(/\"output_ids\":\\[300/, "
+             "\"\\\"output_ids\\\":[301\")} {print}' %s > %s && printf '{\"format' >> %s",
+             g_log, bad, bad);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/sb replay %s -m %s", build, bad, g_model);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 1);
+    assert_int_equal(count(out, "identical"), 1);
+    assert_int_equal(count(out, "different at token 0"), 1);
+    assert_int_equal(count(out, "unreadable"), 1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_conversation),
+        cmocka_unit_test(test_cancel_busy_and_modified),
+        cmocka_unit_test(test_replay),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    cleanup();
+    return rc;
+}

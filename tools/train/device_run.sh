@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The whole training job, in one command on the GPU machine (PyTorch,
+# transformers, numpy; no internet). From the repository root:
+#
+#   OUT=/some/dir SB=build/sb bash tools/train/device_run.sh        # all
+#   OUT=/some/dir SB=build/sb bash tools/train/device_run.sh refs   # refs only
+#
+# needs (carried from the machine that built them): $SB, a statically
+# linked sb; tools/train/data/corpus.jsonl.gz (make_data.py corpus).
+# all:  edit tasks from the corpus (train and held-out splits, seeded) ->
+#       ids through the engine's own prompt code (sb prompt) -> training
+#       for TRAIN_SECONDS of wall clock -> teacher-forced held-out exact
+#       match -> F32 GGUF -> sb quantize q8_0 -> reference logits.
+# refs: only the reference logits, for the model at $MODEL (default
+#       models/sonicboom-demo.gguf).
+# Writes under $OUT (7 files at most, each under 16 MiB, so all come back):
+# sonicboom-demo.gguf.part-aa and -ab (cat them), ref_trained.bin,
+# train_summary.json, device_run.log, and demo_edit.c / demo_edit.log.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PYTHONUNBUFFERED=1
+: "${OUT:?set OUT to the output directory}"
+SB=${SB:-build/sb}
+SEED=${SEED:-1234}
+TRAIN_SECONDS=${TRAIN_SECONDS:-360}
+PER_CHUNK=${PER_CHUNK:-6}
+JOBS=${JOBS:-$(nproc)}
+CORPUS=${CORPUS:-tools/train/data/corpus.jsonl.gz}
+MODE=${1:-all}
+W=$(mktemp -d /tmp/sbtrain.XXXXXX)
+mkdir -p "$OUT"
+log() { echo "[$(date +%T)] $*" | tee -a "$OUT/device_run.log"; }
+
+refs() {
+    local model=$1
+    log "refs: $model"
+    "$SB" prompt -m "$model" --tasks tools/train/ref_tasks.jsonl --out "$W/ref.bin"
+    python3 tools/train/trained_ref.py "$model" "$W/ref.bin" "$OUT/ref_trained.bin" \
+        2>&1 | tee -a "$OUT/device_run.log"
+}
+
+test -x "$SB" || { echo "device_run: no sb at $SB (set SB)" >&2; exit 1; }
+"$SB" --help >/dev/null
+if [ "$MODE" = refs ]; then
+    refs "${MODEL:-models/sonicboom-demo.gguf}"
+    exit 0
+fi
+test -f "$CORPUS" || { echo "device_run: no corpus at $CORPUS" >&2; exit 1; }
+log "1. tasks (seed $SEED, $PER_CHUNK per chunk, $JOBS jobs)"
+"$SB" mkmodel --shape tiny --quant q8_0 --quiet --vocab tools/train/vocab.json -o "$W/tok.gguf"
+python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split train --seed "$SEED" \
+    --per-chunk "$PER_CHUNK" --jobs "$JOBS" --out "$W/train.jsonl" | tee -a "$OUT/device_run.log"
+python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split heldout --seed "$SEED" \
+    --per-chunk 1 --jobs "$JOBS" --out "$W/heldout.jsonl" | tee -a "$OUT/device_run.log"
+
+log "2. ids through sb prompt ($JOBS shards)"
+split -n "l/$JOBS" -d -a 3 "$W/train.jsonl" "$W/shard."
+pids=""
+for s in "$W"/shard.[0-9][0-9][0-9]; do
+    "$SB" prompt -m "$W/tok.gguf" --tasks "$s" --out "$s.bin" 2>> "$W/prompt.log" &
+    pids="$pids $!"
+done
+for p in $pids; do
+    wait "$p" || { cat "$W/prompt.log" >&2; echo "device_run: sb prompt failed" >&2; exit 1; }
+done
+"$SB" prompt -m "$W/tok.gguf" --tasks "$W/heldout.jsonl" --out "$W/heldout.bin"
+python3 - "$W" "$SB" <<'EOF' 2>&1 | tee -a "$OUT/device_run.log" || true
+# A cross-check, not a gate: Hugging Face's tokenizer on the subset
+# vocabulary against the engine's ids for the first held-out answers.
+import json, subprocess, sys
+w, sb = sys.argv[1], sys.argv[2]
+try:
+    from tokenizers import Tokenizer
+except ImportError:
+    sys.exit("tokenizers check: tokenizers is not installed")
+tok = Tokenizer.from_file("tools/train/vocab.json")
+same = total = 0
+for line in list(open(w + "/heldout.jsonl"))[:50]:
+    text = json.loads(line)["edited"]
+    ours = subprocess.run([sb, "tokenize", "-m", w + "/tok.gguf", "--no-special"],
+                          input=text.encode(), capture_output=True).stdout.split()
+    same += [int(x) for x in ours] == tok.encode(text, add_special_tokens=False).ids
+    total += 1
+print("tokenizers check: %d of %d texts give the engine's ids" % (same, total))
+EOF
+
+# IDS_ONLY=1 stops here: the data half runs anywhere (python3, stdlib).
+if [ "${IDS_ONLY:-0}" = 1 ]; then
+    ls -la "$W" | tee -a "$OUT/device_run.log"
+    log "stopping after the ids (IDS_ONLY=1); work files in $W"
+    exit 0
+fi
+python3 -c "import torch, transformers; print('torch', torch.__version__, \
+'transformers', transformers.__version__, 'cuda', torch.cuda.is_available())" \
+    | tee -a "$OUT/device_run.log"
+
+log "3. training for $TRAIN_SECONDS s"
+python3 tools/train/train.py --ids "$W"/shard.*.bin --out "$W/run" --seed "$SEED" \
+    --seconds "$TRAIN_SECONDS" --eval-ids "$W/heldout.bin" --eval-tasks "$W/heldout.jsonl" \
+    2>&1 | tee -a "$OUT/device_run.log"
+cp "$W/run/train_summary.json" "$OUT/"
+
+log "4. export and quantize"
+python3 tools/train/export_gguf.py --ckpt "$W/run/ckpt.pt" --tokenizer-model "$W/tok.gguf" \
+    --out "$W/demo-f32.gguf" | tee -a "$OUT/device_run.log"
+"$SB" quantize "$W/demo-f32.gguf" "$W/sonicboom-demo.gguf" --type q8_0
+"$SB" info "$W/sonicboom-demo.gguf" | tee -a "$OUT/device_run.log"
+sha256sum "$W/sonicboom-demo.gguf" | tee -a "$OUT/device_run.log"
+# Files come back from $OUT at 16 MiB each at most: the 24 MB model in two
+# parts (cat sonicboom-demo.gguf.part-* > sonicboom-demo.gguf).
+split -b 12m "$W/sonicboom-demo.gguf" "$OUT/sonicboom-demo.gguf.part-"
+
+log "5. reference logits"
+refs "$W/sonicboom-demo.gguf"
+
+if "$SB" edit --help >/dev/null 2>&1; then
+    log "6. a demo edit on the CPU (models/demo/ring.c)"
+    timeout 40 "$SB" edit -m "$W/sonicboom-demo.gguf" --file models/demo/ring.c \
+        --instruction "$(cat models/demo/instruction.txt)" --device cpu \
+        > "$OUT/demo_edit.c" 2> "$OUT/demo_edit.log" || log "demo edit failed (see demo_edit.log)"
+fi
+log "done"

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Trains the demo model on edit tasks (GPU machine: PyTorch + transformers).
+
+usage: train.py --ids train.bin [more.bin ...] --out DIR [--seconds 360] [--seed 1234]
+                [--eval-ids heldout.bin --eval-tasks heldout.jsonl]
+
+Input: `sb prompt --tasks` output (SBTOK001): per task the prompt ids and
+the answer ids, exactly as the engine builds them. The model is
+transformers' Qwen2ForCausalLM at the shape of shape.py, trained with
+AdamW under bf16 autocast, the loss on the answer tokens only (the prompt
+is context, never a target). The learning rate warms up over --warmup
+steps, then follows a cosine to 10% of its peak over the wall-clock budget
+(--seconds): progress is elapsed / budget, so the schedule ends when the
+time does, whatever the GPU's speed. DIR/ckpt.pt (state dict, shape, step)
+is written every --save-every seconds and at the end, atomically.
+
+With --eval-ids, the held-out tasks are scored at the end under teacher
+forcing: a task whose every answer token is the model's argmax is one that
+greedy decoding reproduces exactly, so this is the exact-match rate
+(per edit kind with --eval-tasks), written to DIR/eval.json.
+"""
+import argparse
+import json
+import math
+import os
+import random
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from shape import SHAPE  # noqa: E402
+
+
+def read_ids(path):
+    """[(prompt_ids, answer_ids)] from an SBTOK001 file (sb prompt --tasks)."""
+    import numpy as np
+    buf = open(path, "rb").read()
+    if buf[:8] != b"SBTOK001":
+        raise SystemExit("%s: not an SBTOK001 file (sb prompt --tasks)" % path)
+    words = np.frombuffer(buf, np.int32, offset=8)
+    out, i = [], 0
+    while i < len(words):
+        n_p, n_a = int(words[i]), int(words[i + 1])
+        ids = words[i + 2:i + 2 + n_p + n_a]
+        out.append((ids[:n_p], ids[n_p:]))
+        i += 2 + n_p + n_a
+    return out
+
+
+def make_batches(examples, tokens_per_batch, rng):
+    """Examples grouped by similar length, each batch at most
+    tokens_per_batch tokens once padded (to a multiple of 64)."""
+    order = list(range(len(examples)))
+    rng.shuffle(order)
+    batches = []
+    for m in range(0, len(order), 512):
+        mega = sorted(order[m:m + 512], key=lambda i: len(examples[i][0]) + len(examples[i][1]))
+        cur, cur_max = [], 0
+        for i in mega:
+            n = len(examples[i][0]) + len(examples[i][1])
+            padded = (max(cur_max, n) + 63) // 64 * 64
+            if cur and padded * (len(cur) + 1) > tokens_per_batch:
+                batches.append(cur)
+                cur, cur_max = [], 0
+            cur.append(i)
+            cur_max = max(cur_max, n)
+        if cur:
+            batches.append(cur)
+    rng.shuffle(batches)
+    return batches
+
+
+def collate(examples, idx, pad_id, device):
+    """Inputs (B, T) and, for the loss, the flat positions whose next token
+    is an answer token, with those tokens as targets."""
+    import numpy as np
+    import torch
+    lens = [len(examples[i][0]) + len(examples[i][1]) for i in idx]
+    T = (max(lens) + 63) // 64 * 64
+    x = np.full((len(idx), T), pad_id, dtype=np.int64)
+    pos, tgt = [], []
+    for b, i in enumerate(idx):
+        prompt, answer = examples[i]
+        n_p, n = len(prompt), lens[b]
+        x[b, :n_p] = prompt
+        x[b, n_p:n] = answer
+        # position t predicts token t + 1: the answer is tokens n_p .. n-1
+        pos.append(np.arange(b * T + n_p - 1, b * T + n - 1, dtype=np.int64))
+        tgt.append(np.asarray(answer, dtype=np.int64))
+    return (torch.from_numpy(x).to(device, non_blocking=True),
+            torch.from_numpy(np.concatenate(pos)).to(device, non_blocking=True),
+            torch.from_numpy(np.concatenate(tgt)).to(device, non_blocking=True))
+
+
+def build_model(n_vocab, eos_id):
+    import transformers
+    s = SHAPE
+    cfg = transformers.Qwen2Config(
+        vocab_size=n_vocab, hidden_size=s["n_embd"], intermediate_size=s["n_ff"],
+        num_hidden_layers=s["n_layer"], num_attention_heads=s["n_head"],
+        num_key_value_heads=s["n_head_kv"], max_position_embeddings=s["n_ctx"],
+        rope_theta=s["rope_base"], rms_norm_eps=s["rms_eps"],
+        tie_word_embeddings=s["tied"], use_sliding_window=False,
+        hidden_act="silu", eos_token_id=eos_id, attn_implementation="sdpa")
+    return transformers.Qwen2ForCausalLM(cfg)
+
+
+def answer_loss(model, x, pos, tgt, reduction="mean"):
+    import torch.nn.functional as F
+    h = model.model(input_ids=x).last_hidden_state
+    h = h.reshape(-1, h.shape[-1]).index_select(0, pos)
+    logits = model.lm_head(h).float()
+    return F.cross_entropy(logits, tgt, reduction=reduction), logits
+
+
+def save(model, step, log, out):
+    import torch
+    path = os.path.join(out, "ckpt.pt")
+    torch.save({"shape": SHAPE, "state_dict": model.state_dict(), "step": step,
+                "log": log}, path + ".tmp")
+    os.replace(path + ".tmp", path)
+
+
+def evaluate(model, examples, kinds, pad_id, device):
+    """Teacher-forced exact match per kind, and the mean answer loss."""
+    import torch
+    model.eval()
+    per_kind, total_loss, total_tok = {}, 0.0, 0
+    with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16):
+        for i in range(len(examples)):
+            x, pos, tgt = collate(examples, [i], pad_id, device)
+            loss, logits = answer_loss(model, x, pos, tgt, reduction="sum")
+            total_loss += float(loss)
+            total_tok += len(tgt)
+            ok = bool((logits.argmax(-1) == tgt).all())
+            k = kinds[i] if kinds else "all"
+            hit, n = per_kind.get(k, (0, 0))
+            per_kind[k] = (hit + ok, n + 1)
+    model.train()
+    hits = sum(h for h, _ in per_kind.values())
+    return {"tasks": len(examples), "exact_match": hits / max(1, len(examples)),
+            "answer_loss": total_loss / max(1, total_tok),
+            "per_kind": {k: {"exact": h, "tasks": n, "rate": h / n}
+                         for k, (h, n) in sorted(per_kind.items())}}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ids", required=True, nargs="+", help="SBTOK001 files (shards)")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seconds", type=float, default=360)
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--max-len", type=int, default=SHAPE["n_ctx"])
+    ap.add_argument("--tokens-per-batch", type=int, default=65536)
+    ap.add_argument("--lr", type=float, default=1.5e-3)
+    ap.add_argument("--warmup", type=int, default=100)
+    ap.add_argument("--weight-decay", type=float, default=0.1)
+    ap.add_argument("--save-every", type=float, default=90)
+    ap.add_argument("--eval-ids")
+    ap.add_argument("--eval-tasks")
+    ap.add_argument("--eval-max", type=int, default=300)
+    args = ap.parse_args()
+
+    import torch
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    torch.backends.cuda.matmul.allow_tf32 = True
+    torch.backends.cudnn.allow_tf32 = True
+    device = "cuda"
+    os.makedirs(args.out, exist_ok=True)
+
+    examples = [e for path in args.ids for e in read_ids(path)
+                if len(e[0]) + len(e[1]) <= args.max_len]
+    eos_id = int(examples[0][1][-1])  # every answer ends with <|im_end|>
+    n_tok = sum(len(p) + len(a) for p, a in examples)
+    print("train: %d tasks within %d tokens, %d tokens" % (len(examples), args.max_len, n_tok),
+          flush=True)
+    model = build_model(SHAPE["n_vocab"], eos_id).to(device)
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
+    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
+                             {"params": no_decay, "weight_decay": 0.0}],
+                            lr=args.lr, betas=(0.9, 0.95), eps=1e-8, fused=True)
+    log, step, seen, t0 = [], 0, 0, time.time()
+    last_save, last_print = t0, t0
+    epoch_batches = []
+    while True:
+        elapsed = time.time() - t0
+        progress = elapsed / args.seconds
+        if progress >= 1:
+            break
+        if not epoch_batches:
+            epoch_batches = make_batches(examples, args.tokens_per_batch, rng)
+        idx = epoch_batches.pop()
+        lr = args.lr * min(1.0, (step + 1) / args.warmup) * \
+            (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        x, pos, tgt = collate(examples, idx, eos_id, device)
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss, _ = answer_loss(model, x, pos, tgt)
+        loss.backward()
+        gnorm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        step += 1
+        seen += x.numel()
+        now = time.time()
+        if now - last_print >= 10 or step == 1:
+            rec = {"step": step, "s": round(now - t0, 1), "loss": round(float(loss), 4),
+                   "lr": lr, "gnorm": round(float(gnorm), 3), "tokens": seen,
+                   "tok_s": round(seen / (now - t0))}
+            log.append(rec)
+            print(json.dumps(rec), flush=True)
+            last_print = now
+        if now - last_save >= args.save_every:
+            save(model, step, log, args.out)
+            last_save = now
+    save(model, step, log, args.out)
+    summary = {"steps": step, "tokens": seen, "seconds": round(time.time() - t0, 1),
+               "tasks": len(examples), "args": vars(args), "shape": SHAPE}
+    if args.eval_ids:
+        ev = read_ids(args.eval_ids)
+        kinds = None
+        if args.eval_tasks:
+            kinds = [json.loads(l)["kind"] for l in open(args.eval_tasks, encoding="utf-8")]
+        keep = [i for i, e in enumerate(ev) if len(e[0]) + len(e[1]) <= args.max_len][:args.eval_max]
+        summary["eval"] = evaluate(model, [ev[i] for i in keep],
+                                   [kinds[i] for i in keep] if kinds else None, eos_id, device)
+    with open(os.path.join(args.out, "train_summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    print(json.dumps({k: v for k, v in summary.items() if k != "args"}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
