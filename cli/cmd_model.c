@@ -7,19 +7,23 @@
 
 static const char *cli__mk_help =
     "usage: sb mkmodel --shape tiny|0.5b|1.5b|7b --quant f32|q8_0|q4_k_m\n"
-    "                  [--seed N] [--vocab tokenizer.json] [--threads N] -o FILE\n"
+    "                  [--seed N] [--vocab tokenizer.json] [--threads N]\n"
+    "                  [--window N] -o FILE\n"
     "Writes a qwen2 GGUF with seeded random weights at a real Qwen2.5 shape:\n"
     "the same bytes for the same options on every machine. q4_k_m places\n"
     "Q4_K/Q6_K (with llama.cpp's Q5_0/Q8_0 fallbacks) as llama.cpp's Q4_K_M\n"
     "does. Without --vocab the vocabulary is a built-in byte-level one;\n"
     "with it, the tiny shape grows its vocabulary to the tokenizer's size\n"
-    "(rounded up to a multiple of 64), the real shapes keep theirs.\n";
+    "(rounded up to a multiple of 64), the real shapes keep theirs.\n"
+    "--window N declares sliding-window attention over the last N positions\n"
+    "(qwen2.attention.sliding_window), as some Qwen2 models do.\n";
 
 int cli_mkmodel(int argc, char **argv) {
     static const struct option longs[] = {
         {"shape", 1, 0, 's'}, {"quant", 1, 0, 'q'}, {"seed", 1, 0, 'S'},
         {"vocab", 1, 0, 'v'}, {"threads", 1, 0, 't'}, {"output", 1, 0, 'o'},
-        {"quiet", 0, 0, 'Q'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"quiet", 0, 0, 'Q'}, {"window", 1, 0, 'w'}, {"help", 0, 0, 'h'},
+        {0, 0, 0, 0}};
     eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_Q8_0,
                           .progress = true};
     const char *out = NULL;
@@ -47,6 +51,11 @@ int cli_mkmodel(int argc, char **argv) {
             break;
         case 'o': out = optarg; break;
         case 'Q': o.progress = false; break;
+        case 'w':
+            if (cli_parse_int(optarg, 0, 1 << 30, &v))
+                return cli_usage("mkmodel", "--window '%s': expected a position count", optarg);
+            o.window = (int32_t)v;
+            break;
         case 'h': fputs(cli__mk_help, stdout); return CLI_OK;
         default: return cli_usage("mkmodel", "bad option");
         }

@@ -381,6 +381,8 @@ typedef struct eng_mkmodel_opts {
     const char *vocab_json;  /* path of a tokenizer.json, or NULL */
     int n_threads;           /* 0: one per online CPU */
     bool progress;           /* report progress on stderr */
+    int32_t window;          /* > 0: declare sliding-window attention of this
+                                many positions (below the shape's context) */
 } eng_mkmodel_opts;
 
 /* Parses "tiny", "0.5b", "1.5b", "7b" / "f32", "q8_0", "q4_k_m". */

@@ -201,6 +201,11 @@ int eng_mk_job_init(eng_mk_job *job, const eng_mkmodel_opts *o, sb_err *err) {
         return sb_err_set(err, __func__, "shape %d / recipe %d out of range",
                           (int)o->shape, (int)o->recipe);
     job->shape = *sh;
+    if (o->window < 0 || o->window >= sh->n_ctx)
+        return sb_err_set(err, __func__, "window %d: expected 0 (none) or "
+                          "1..%d (below the context)", (int)o->window,
+                          (int)sh->n_ctx - 1);
+    job->shape.window = o->window;
     job->arch = "qwen2";
     snprintf(job->name, sizeof job->name, "sonicboom-synthetic-%s-%s-seed%llu",
              sh->name, mk__recipes[o->recipe], (unsigned long long)o->seed);
@@ -269,6 +274,8 @@ static void mk__write_hparams(gguf_writer *w, const eng_mk_job *j) {
     mk__u32(w, j, "qwen2.attention.head_count_kv", (uint32_t)s->n_head_kv);
     mk__f32(w, j, "qwen2.rope.freq_base", s->rope_base);
     mk__f32(w, j, "qwen2.attention.layer_norm_rms_epsilon", s->rms_eps);
+    if (s->window > 0)
+        mk__u32(w, j, "qwen2.attention.sliding_window", (uint32_t)s->window);
 }
 
 static void mk__write_tokenizer(gguf_writer *w, const eng_mk_job *j) {

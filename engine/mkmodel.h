@@ -31,6 +31,7 @@ typedef struct eng_mk_shape {
     int32_t n_layer, n_embd, n_ff, n_head, n_head_kv, n_vocab, n_ctx;
     bool tied;          /* no output.weight: token_embd is the LM head */
     float rope_base, rms_eps;
+    int32_t window;     /* 0: none (the table's shapes); set from the options */
     bool vocab_fits;    /* with a tokenizer.json, n_vocab becomes the
                            tokenizer's size rounded up to 64 (tiny: a small
                            model with the real vocabulary); otherwise fixed */

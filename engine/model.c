@@ -82,6 +82,19 @@ static int eng__check_head_len(const gguf_file *f, const char *key,
     return 0;
 }
 
+/* The optional sliding window (llama.cpp's key name): absent, or 0, or at
+ * least the context length means none. */
+static int eng__load_window(const gguf_file *f, uint32_t n_ctx, int32_t *window,
+                            sb_err *err) {
+    static const char key[] = "qwen2.attention.sliding_window";
+    uint32_t w = 0;
+    *window = 0;
+    if (gguf_find_key(f, key) < 0) return 0;
+    if (gguf_get_u32(f, key, &w, err)) return -1;
+    if (w > 0 && w < n_ctx) *window = (int32_t)w;
+    return 0;
+}
+
 static int eng__load_hparams(eng_model *m, sb_err *err) {
     const gguf_file *f = m->file;
     krn_model *d = &m->desc;
@@ -110,7 +123,8 @@ static int eng__load_hparams(eng_model *m, sb_err *err) {
                           (unsigned)n_head, (unsigned)n_kv);
     uint32_t hd = n_embd / n_head;
     if (eng__check_head_len(f, "qwen2.attention.key_length", hd, err) ||
-        eng__check_head_len(f, "qwen2.attention.value_length", hd, err))
+        eng__check_head_len(f, "qwen2.attention.value_length", hd, err) ||
+        eng__load_window(f, n_ctx, &d->window, err))
         return -1;
     d->n_layer = (int32_t)n_layer;
     d->n_embd = (int32_t)n_embd;
@@ -353,6 +367,8 @@ void eng_model_describe(const eng_model *m, FILE *out) {
     fprintf(out, "context:       %d\n", (int)m->n_ctx);
     fprintf(out, "rope_base:     %g\n", (double)d->rope_base);
     fprintf(out, "rms_eps:       %g\n", (double)d->rms_eps);
+    if (d->window > 0) fprintf(out, "window:        %d (sliding-window attention)\n",
+                               (int)d->window);
     fprintf(out, "vocab:         %d\n", (int)d->n_vocab);
     fprintf(out, "eos:           %d '%.*s'\n", (int)m->eos,
             (int)(eos_len < 40 ? eos_len : 40), eos);

@@ -17,8 +17,13 @@ struct eng_session {
     const eng_model *model; /* borrowed */
     krn_backend *backend;   /* owned */
     int32_t n_vocab;
-    int32_t length;         /* slots 0..length-1 hold this sequence */
+    int32_t length;         /* positions 0..length-1 hold this sequence */
     int32_t capacity;
+    /* A sliding window's ring (krn_kv_slots) keeps only the last kv_slots
+     * positions written: `written` is one past the highest since the last
+     * reset, so a step can tell when a truncation went back further than
+     * the ring remembers. */
+    int32_t kv_slots, written;
     float *logits;          /* KRN_MAX_ROWS * n_vocab scratch, owned */
 };
 
@@ -58,6 +63,7 @@ eng_session *eng_session_create(const eng_model *m, const eng_options *opt,
     s->capacity = capacity;
     s->backend = eng__backend_create(m, opt, capacity, err);
     if (!s->backend) goto fail;
+    s->kv_slots = krn_kv_slots(eng_model_desc(m), capacity);
     s->logits = krn_host_alloc(s->backend, (size_t)KRN_MAX_ROWS *
                                                (size_t)s->n_vocab * sizeof(float));
     if (!s->logits) goto oom;
@@ -92,6 +98,21 @@ const eng_model *eng_session_model(const eng_session *s) { return s->model; }
 void eng_session_truncate(eng_session *s, int32_t n) {
     if (n < 0) n = 0;
     if (n < s->length) s->length = n;
+    if (s->length == 0) s->written = 0;
+}
+
+/* With a sliding window, the first row (at position length) reads
+ * positions from length - window + 1 on: the ring must still hold them. */
+static int eng__window_check(const eng_session *s, sb_err *err) {
+    const int32_t window = eng_model_desc(s->model)->window;
+    if (window <= 0) return 0;
+    const int32_t need = s->length - window + 1 > 0 ? s->length - window + 1 : 0;
+    const int32_t held = s->written - s->kv_slots > 0 ? s->written - s->kv_slots : 0;
+    if (need >= held) return 0;
+    return sb_err_set(err, "eng_session_step", "the sliding-window cache no "
+                      "longer holds positions %d..%d (the session was cut "
+                      "back to %d after reaching %d); prefill again from 0",
+                      (int)need, (int)held - 1, (int)s->length, (int)s->written);
 }
 
 int eng_session_step(eng_session *s, const int32_t *ids, int n_rows,
@@ -103,11 +124,13 @@ int eng_session_step(eng_session *s, const int32_t *ids, int n_rows,
         return sb_err_set(err, __func__, "context full: %d tokens held, %d more "
                           "asked, capacity %d (raise --ctx)", (int)s->length,
                           n_rows, (int)s->capacity);
+    if (eng__window_check(s, err)) return -1;
     int32_t pos[KRN_MAX_ROWS];
     for (int r = 0; r < n_rows; r++) pos[r] = s->length + r;
     krn_batch b = {.n_rows = n_rows, .tokens = ids, .pos = pos, .logits = logits};
     if (krn_forward(s->backend, &b, err)) return -1;
     s->length += n_rows;
+    if (s->length > s->written) s->written = s->length;
     return 0;
 }
 

@@ -10,6 +10,26 @@
 
 #include "backend_impl.h"
 
+/* ---- KV slots ------------------------------------------------------------ */
+
+int32_t krn_kv_slots(const krn_model *m, int32_t kv_capacity) {
+    if (m->window <= 0 || m->window > kv_capacity - (KRN_MAX_ROWS - 1))
+        return kv_capacity;
+    return m->window + KRN_MAX_ROWS - 1;
+}
+
+int32_t krn_options_slots(const krn_model *m, const krn_options *opt, sb_err *err) {
+    const int32_t need = krn_kv_slots(m, opt->kv_capacity);
+    if (opt->kv_slots == 0) return need;
+    if (opt->kv_slots < need || opt->kv_slots > opt->kv_capacity) {
+        sb_err_set(err, "krn_create", "kv_slots is %d; expected %d..%d for a "
+                   "context of %d (window %d)", (int)opt->kv_slots, (int)need,
+                   (int)opt->kv_capacity, (int)opt->kv_capacity, (int)m->window);
+        return -1;
+    }
+    return opt->kv_slots;
+}
+
 /* ---- model shapes ------------------------------------------------------- */
 
 /* A weight matrix of ne1 rows of ne0 inputs, of a known type whose blocks
@@ -83,6 +103,9 @@ static int krn__check_hparams(const krn_model *m, sb_err *err) {
     if (!(m->rms_eps >= 0.0f) || !(m->rms_eps <= 3.4e38f))
         return sb_err_set(err, "krn_model_check", "rms_eps is %g; expected a "
                           "finite value >= 0", (double)m->rms_eps);
+    if (m->window < 0)
+        return sb_err_set(err, "krn_model_check", "sliding window is %d; "
+                          "expected >= 0 (0: none)", (int)m->window);
     if (krn__check_dim("n_embd", m->n_embd, err) ||
         krn__check_dim("n_ff", m->n_ff, err) ||
         krn__check_dim("n_head * head_dim", (int64_t)m->n_head * m->head_dim, err))

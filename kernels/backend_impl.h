@@ -23,8 +23,13 @@ typedef struct krn_backend_ops {
 struct krn_backend {
     const krn_backend_ops *ops;
     const krn_model *model; /* borrowed */
-    int32_t kv_capacity;
+    int32_t kv_capacity;    /* positions */
+    int32_t kv_slots;       /* KV-cache slots: position p in slot p % kv_slots */
 };
+
+/* The checked slot count of opt for model (krn_kv_slots when 0); -1 with
+ * err filled when it is out of range. */
+int32_t krn_options_slots(const krn_model *m, const krn_options *opt, sb_err *err);
 
 /* Checks the shapes a backend relies on (head_dim even, dimensions
  * multiples of 32, tensor shapes consistent). */

@@ -174,6 +174,10 @@ typedef struct krn_model {
     int32_t n_layer, n_embd, n_ff, n_head, n_head_kv, head_dim, n_vocab;
     float rope_base;   /* θ of RoPE, e.g. 1e6 */
     float rms_eps;     /* added to the mean square before the root */
+    /* Sliding-window attention, when the model declares one: a row at
+     * position p attends to positions p-window+1 .. p only (as transformers'
+     * Qwen2 with use_sliding_window); 0: to every earlier position. */
+    int32_t window;
     krn_tensor tok_embd;    /* (n_vocab rows of n_embd) */
     krn_tensor output_norm; /* (n_embd) f32 */
     krn_tensor output;      /* the LM head; equals tok_embd when tied */
@@ -186,14 +190,25 @@ enum { KRN_MAX_ROWS = 64 };
 
 typedef struct krn_options {
     int n_threads;       /* CPU worker threads; results never depend on it */
-    int32_t kv_capacity; /* KV-cache slots (the longest context) */
+    int32_t kv_capacity; /* positions 0..kv_capacity-1 (the longest context) */
+    int32_t kv_slots;    /* KV-cache slots; 0: krn_kv_slots's. More (up to
+                            kv_capacity) gives the same bits: tests use it */
 } krn_options;
 
+/* The KV-cache slots a context of kv_capacity positions needs: all of them,
+ * or with a sliding window a ring of window + KRN_MAX_ROWS - 1 slots
+ * (position p lives in slot p % slots). The ring is that large so that a
+ * step of up to 64 rows writing positions L..L+63 overwrites only positions
+ * at or before L - window, which no row at L or later reads: a verify step
+ * whose rows are rolled back has destroyed nothing a later step needs. */
+int32_t krn_kv_slots(const krn_model *m, int32_t kv_capacity);
+
 /* One forward step. Row r embeds tokens[r] at position pos[r], writes its
- * key and value into KV slot pos[r], attends to slots 0..pos[r] (which must
- * hold this sequence's keys: earlier steps' or this batch's), and writes
- * n_vocab logits to logits + r * n_vocab. Rows are independent: row r's
- * logits are the same bits whatever the other rows are. */
+ * key and value into KV slot pos[r] % slots, attends to positions
+ * max(0, pos[r] - window + 1) .. pos[r] (whose keys the cache must hold:
+ * earlier steps' or this batch's), and writes n_vocab logits to
+ * logits + r * n_vocab. Rows are independent: row r's logits are the same
+ * bits whatever the other rows are. */
 typedef struct krn_batch {
     int n_rows;             /* 1..KRN_MAX_ROWS */
     const int32_t *tokens;  /* n_rows ids, each < n_vocab */

@@ -4,25 +4,27 @@
  * THE CONTRACT (a CUDA kernel must perform exactly this float sequence; fp32,
  * each operation rounded as written, no FMA contraction):
  *
- * Inputs: q (hd floats, after RoPE), keys/values at slots t = 0..T-1
- * (T = n_keys = pos + 1), stored as fp16 and widened exactly to fp32.
+ * Inputs: q (hd floats, after RoPE), keys/values of positions t = F..P
+ * (P = pos; F = 0, or pos - window + 1 for a sliding window), stored as
+ * fp16 (position t in slot t % slots) and widened exactly to fp32.
  *
- * 1. Scores. For each slot t:
+ * 1. Scores. For each position t:
  *        prod_d  = q_d * k_t[d]                      d = 0..hd-1
  *        score_t = krn_lane_sum(prod, hd) * scale,   scale = 1.0f / sqrtf((float)hd)
  *
- * 2. Chunks. Slots are split by absolute index into chunks of
- *    KRN_ATTN_CHUNK = 64: chunk c holds slots 64c .. min(64c+63, T-1). The
- *    split depends on T only, never on how many rows or threads there are.
- *    Per chunk, in slot order:
+ * 2. Chunks. Positions are split by absolute index into chunks of
+ *    KRN_ATTN_CHUNK = 64: chunk c holds positions max(64c, F) ..
+ *    min(64c+63, P), for c = F/64 .. P/64. The split depends on F and P
+ *    only, never on how many rows or threads there are, nor on the slots.
+ *    Per chunk, in position order:
  *        m      = score of the chunk's first slot, replaced by each later
  *                 score that is strictly greater (the maximum)
  *        p_t    = krn_exp(score_t − m)
  *        l      = 0.0f;  l = l + p_t            for each slot in order
  *        acc[d] = 0.0f;  acc[d] = acc[d] + p_t * v_t[d]   for each slot in order
  *
- * 3. Merge, left to right, starting from chunk 0's (m, l, acc) as the running
- *    (M, L, ACC); for chunk c = 1, 2, ... with (m_b, l_b, acc_b):
+ * 3. Merge, left to right, starting from chunk F/64's (m, l, acc) as the
+ *    running (M, L, ACC); for each later chunk c with (m_b, l_b, acc_b):
  *        M'     = M > m_b ? M : m_b
  *        a      = krn_exp(M − M'),  b = krn_exp(m_b − M')
  *        L      = L * a + l_b * b
@@ -61,19 +63,19 @@ typedef struct krn_cpu__chunk {
     float *acc; /* head_dim floats */
 } krn_cpu__chunk;
 
-/* Step 1 for slots t0..t1-1 into score[0..t1-t0). */
+/* Step 1 for positions t0..t1-1 into score[0..t1-t0). */
 static void krn_cpu__scores(const krn_cpu_attn *a, int32_t t0, int32_t t1,
                             float scale, float *prod, float *score) {
     const int32_t hd = a->head_dim;
     for (int32_t t = t0; t < t1; t++) {
-        const uint16_t *k = a->k + (int64_t)t * a->kv_stride;
+        const uint16_t *k = a->k + (int64_t)(t % a->n_slots) * a->kv_stride;
         for (int32_t d = 0; d < hd; d++) prod[d] = a->q[d] * a->f16[k[d]];
         score[t - t0] = krn_lane_sum(prod, hd) * scale;
     }
 }
 
-/* Step 2 for the chunk of slots t0..t1-1 (t1 > t0); score is overwritten
- * with the p_t. */
+/* Step 2 for the chunk of positions t0..t1-1 (t1 > t0); score is
+ * overwritten with the p_t. */
 static void krn_cpu__chunk_stats(const krn_cpu_attn *a, int32_t t0,
                                  int32_t t1, float *score, krn_cpu__chunk *out) {
     const int32_t n = t1 - t0, hd = a->head_dim;
@@ -87,7 +89,7 @@ static void krn_cpu__chunk_stats(const krn_cpu_attn *a, int32_t t0,
     }
     for (int32_t d = 0; d < hd; d++) out->acc[d] = 0.0f;
     for (int32_t j = 0; j < n; j++) {
-        const uint16_t *v = a->v + (int64_t)(t0 + j) * a->kv_stride;
+        const uint16_t *v = a->v + (int64_t)((t0 + j) % a->n_slots) * a->kv_stride;
         const float p = score[j];
         for (int32_t d = 0; d < hd; d++)
             out->acc[d] = out->acc[d] + p * a->f16[v[d]];
@@ -114,12 +116,14 @@ void krn_cpu_attn_head(const krn_cpu_attn *a) {
     float *prod = score + KRN_ATTN_CHUNK;      /* hd */
     krn_cpu__chunk run = {.acc = prod + hd};   /* hd */
     krn_cpu__chunk cur = {.acc = run.acc + hd};/* hd */
-    for (int32_t t0 = 0; t0 < a->n_keys; t0 += KRN_ATTN_CHUNK) {
-        int32_t t1 = a->n_keys - t0 < KRN_ATTN_CHUNK ? a->n_keys
-                                                      : t0 + KRN_ATTN_CHUNK;
+    const int32_t c_first = a->first / KRN_ATTN_CHUNK;
+    for (int32_t c = c_first; c <= a->last / KRN_ATTN_CHUNK; c++) {
+        const int32_t t0 = c * KRN_ATTN_CHUNK > a->first ? c * KRN_ATTN_CHUNK : a->first;
+        const int32_t t1 = a->last + 1 < (c + 1) * KRN_ATTN_CHUNK ? a->last + 1
+                                                                  : (c + 1) * KRN_ATTN_CHUNK;
         krn_cpu__scores(a, t0, t1, scale, prod, score);
-        krn_cpu__chunk_stats(a, t0, t1, score, t0 == 0 ? &run : &cur);
-        if (t0 > 0) krn_cpu__merge(&run, &cur, hd);
+        krn_cpu__chunk_stats(a, t0, t1, score, c == c_first ? &run : &cur);
+        if (c > c_first) krn_cpu__merge(&run, &cur, hd);
     }
     for (int32_t d = 0; d < hd; d++) a->out[d] = run.acc[d] / run.l;
 }

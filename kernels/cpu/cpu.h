@@ -87,17 +87,19 @@ const float *krn_cpu_f16_table(void);
 /* Floats of scratch one krn_cpu_attn_head call needs. */
 int64_t krn_cpu_attn_scratch(int32_t head_dim);
 
-/* One query head against keys/values at slots 0..n_keys-1 (n_keys >= 1):
- * slot t's key is k[t*kv_stride .. +head_dim) (fp16), its value likewise
- * in v. Writes head_dim floats to out. scratch holds
- * krn_cpu_attn_scratch(head_dim) floats. */
+/* One query head against the keys/values of positions first..last
+ * (0 <= first <= last): position t's key is in slot t % n_slots,
+ * k[slot*kv_stride .. +head_dim) (fp16), its value likewise in v. Writes
+ * head_dim floats to out. scratch holds krn_cpu_attn_scratch(head_dim)
+ * floats. */
 typedef struct krn_cpu_attn {
     const float *q;        /* head_dim floats (after RoPE) */
     const uint16_t *k;     /* borrowed; slot stride kv_stride halves */
     const uint16_t *v;
     int64_t kv_stride;
     int32_t head_dim;
-    int32_t n_keys;
+    int32_t first, last;   /* the positions attended to */
+    int32_t n_slots;       /* slots of the (ring) cache */
     const float *f16;      /* krn_cpu_f16_table() */
     float *scratch;
     float *out;            /* head_dim floats, written */

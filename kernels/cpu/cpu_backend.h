@@ -18,7 +18,7 @@ typedef struct krn_cpu {
     int n_threads;
     int64_t n_embd, n_ff, q_dim, kv_dim, max_in;
     uint64_t embd_row_bytes;   /* bytes of one tok_embd row */
-    uint16_t *k_cache;         /* (n_layer, kv_capacity, kv_dim) fp16, owned */
+    uint16_t *k_cache;         /* (n_layer, kv_slots, kv_dim) fp16, owned */
     uint16_t *v_cache;         /* same shape, owned */
     float *vecs;               /* aligned copies of norms and biases, owned:
                                   per layer attn_norm, ffn_norm, bq, bk, bv;

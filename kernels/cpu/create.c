@@ -91,13 +91,13 @@ static int krn_cpu__alloc(krn_cpu *c, const krn_model *m, int32_t cap,
         if (!sb_mul_u64(b[i].count, b[i].elem, &bytes[i]) ||
             !sb_add_u64(total, bytes[i], &total) || total > SIZE_MAX)
             return sb_err_set(err, "krn_cpu_create", "the size of the %s for "
-                              "kv_capacity %d overflows", b[i].what, (int)cap);
+                              "%d KV slots overflows", b[i].what, (int)cap);
     for (int i = 0; i < KRN_CPU__N_BUFS; i++) {
         *b[i].ptr = calloc((size_t)b[i].count, (size_t)b[i].elem);
         if (!*b[i].ptr)
             return sb_err_set(err, "krn_cpu_create", "out of memory for the "
                               "%s: %llu bytes (this backend needs %llu bytes "
-                              "in all for kv_capacity %d)", b[i].what,
+                              "in all for %d KV slots)", b[i].what,
                               (unsigned long long)bytes[i],
                               (unsigned long long)total, (int)cap);
     }
@@ -160,12 +160,14 @@ krn_backend *krn_cpu_create(const krn_model *model, const krn_options *opt,
     }
     c->base = (krn_backend){.ops = &krn_cpu__ops, .model = model,
                             .kv_capacity = opt->kv_capacity};
+    c->base.kv_slots = krn_options_slots(model, opt, err);
+    if (c->base.kv_slots < 0) goto fail;
     c->n_threads = opt->n_threads < 1 ? 1
                  : opt->n_threads > KRN_CPU_MAX_THREADS ? KRN_CPU_MAX_THREADS
                  : opt->n_threads;
     c->f16 = krn_cpu_f16_table();
     krn_cpu__dims(c, model);
-    if (krn_cpu__alloc(c, model, opt->kv_capacity, err)) goto fail;
+    if (krn_cpu__alloc(c, model, c->base.kv_slots, err)) goto fail;
     krn_cpu__copy_vecs(c, model);
     if (krn_cpu_rope_init(&c->rope, opt->kv_capacity, model->head_dim,
                           model->rope_base, err))

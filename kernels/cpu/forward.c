@@ -77,7 +77,8 @@ static void krn_cpu__out_norm_row(const krn_cpu__step *s, int r) {
     krn_cpu__norm_row(s, r, krn_cpu_out_norm(s->c));
 }
 
-/* RoPE on q and k, then K and V into the layer's cache at slot pos[r]. */
+/* RoPE on q and k, then K and V into the layer's cache at slot
+ * pos[r] % kv_slots. */
 static void krn_cpu__rope_kv_row(const krn_cpu__step *s, int r) {
     const krn_cpu *c = s->c;
     const krn_model *m = c->base.model;
@@ -87,7 +88,7 @@ static void krn_cpu__rope_kv_row(const krn_cpu__step *s, int r) {
     krn_cpu_rope_apply(&c->rope, pos, c->q + r * c->q_dim, m->n_head);
     krn_cpu_rope_apply(&c->rope, pos, k, m->n_head_kv);
     const int64_t slot =
-        ((int64_t)s->il * c->base.kv_capacity + pos) * c->kv_dim;
+        ((int64_t)s->il * c->base.kv_slots + pos % c->base.kv_slots) * c->kv_dim;
     uint16_t *kc = c->k_cache + slot, *vc = c->v_cache + slot;
     for (int64_t i = 0; i < c->kv_dim; i++) {
         kc[i] = krn_fp32_to_fp16(k[i]);
@@ -114,7 +115,7 @@ static void krn_cpu__attn_task(void *ctx, int tid, int nt) {
     const krn_cpu *c = s->c;
     const krn_model *m = c->base.model;
     const int32_t hd = m->head_dim, group = m->n_head / m->n_head_kv;
-    const int64_t layer = (int64_t)s->il * c->base.kv_capacity * c->kv_dim;
+    const int64_t layer = (int64_t)s->il * c->base.kv_slots * c->kv_dim;
     int64_t lo, hi;
     krn_cpu_split((int64_t)s->batch->n_rows * m->n_head, tid, nt, &lo, &hi);
     for (int64_t i = lo; i < hi; i++) {
@@ -126,7 +127,10 @@ static void krn_cpu__attn_task(void *ctx, int tid, int nt) {
             .v = c->v_cache + kv_off,
             .kv_stride = c->kv_dim,
             .head_dim = hd,
-            .n_keys = s->batch->pos[r] + 1,
+            .first = m->window > 0 && s->batch->pos[r] >= m->window
+                         ? s->batch->pos[r] - m->window + 1 : 0,
+            .last = s->batch->pos[r],
+            .n_slots = c->base.kv_slots,
             .f16 = c->f16,
             .scratch = c->ascratch + tid * c->ascratch_stride,
             .out = c->att + r * c->q_dim + (int64_t)h * hd,

@@ -5,10 +5,14 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../../drafter/drafter.h"
 #include "../../engine/engine.h"
+#include "../../engine/mkmodel.h"
 #include "../support/tiny_model.h"
 
 static const char *PROMPT = "static int parse(const char *s) {\n    return";
@@ -146,12 +150,57 @@ static void test_callback_stops(void **state) {
     eng_model_free(m);
 }
 
+/* A model that declares a 40-position window: its ring of 103 slots wraps
+ * during a 300-token generation, and speculation (verify steps of up to 64
+ * rows, rolled back) still gives the plain tokens. Cutting the session back
+ * further than the ring remembers is refused at the next step, by name. */
+static void test_sliding_window(void **state) {
+    (void)state;
+    eng_mk_job job;
+    test_job_init(&job);
+    job.shape.window = 40;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/sb-window-%d.gguf", (int)getpid());
+    eng_model *m = test_job_write_and_load(&job, path, NULL);
+    assert_int_equal(eng_model_desc(m)->window, 40);
+    sb_err err = {0};
+    eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 2, .n_ctx = 512}, &err);
+    assert_non_null(s);
+    int32_t ids[256];
+    const int32_t n = tokenize(m, ids, 256);
+    eng_gen_params p = eng_gen_defaults();
+    p.n_max = 300;
+    p.stop_at_eos = false;
+    eng_gen_result plain, spec;
+    assert_int_equal(eng_generate(s, ids, n, &p, NULL, NULL, &plain, &err), 0);
+    drf_copy *c = drf_copy_create(NULL, 0, NULL, &err);
+    assert_non_null(c);
+    eng_drafter d = drf_copy_drafter(c);
+    p.drafter = &d;
+    assert_int_equal(eng_generate(s, ids, n, &p, NULL, NULL, &spec, &err), 0);
+    assert_int_equal(spec.n_tokens, 300);
+    assert_string_equal(spec.sha256, plain.sha256);
+    assert_true(spec.steps < plain.steps); /* drafts were really accepted */
+    /* the ring holds positions from about n + 300 - 103: 100 is long gone */
+    eng_session_truncate(s, 100);
+    assert_int_equal(eng_session_step(s, ids, 1, eng_session_logits(s), &err), -1);
+    assert_non_null(strstr(err.msg, "sliding-window"));
+    eng_session_truncate(s, 0); /* a fresh start is always possible */
+    assert_int_equal(eng_session_step(s, ids, 1, eng_session_logits(s), &err), 0);
+    drf_copy_destroy(c);
+    free(plain.tokens);
+    free(spec.tokens);
+    eng_session_destroy(s);
+    eng_model_free(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_hash_across_runs_threads_chunks),
         cmocka_unit_test(test_rollback_recompute),
         cmocka_unit_test(test_context_limits),
         cmocka_unit_test(test_callback_stops),
+        cmocka_unit_test(test_sliding_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

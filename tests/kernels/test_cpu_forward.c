@@ -437,21 +437,23 @@ static void dref_rope(double *x, int n_heads, int p) {
 
 static double fp16_round(double v) { return krn_fp16_to_fp32(krn_fp32_to_fp16((float)v)); }
 
+/* Positions t0..p: all of them, or the model's sliding window. */
 static void dref_attention(dref *d, int il, int p) {
     double s[CAP];
+    const int w = d->t->m.window, t0 = w > 0 && p >= w ? p - w + 1 : 0;
     for (int h = 0; h < N_HEAD; h++) {
         const int kvh = h / (N_HEAD / N_HEAD_KV);
         double mx = -INFINITY, l = 0;
-        for (int t = 0; t <= p; t++) {
+        for (int t = t0; t <= p; t++) {
             double dot = 0;
             for (int i = 0; i < HD; i++) dot += d->q[h * HD + i] * d->k[il][t][kvh * HD + i];
             s[t] = dot / sqrt((double)HD);
             mx = fmax(mx, s[t]);
         }
-        for (int t = 0; t <= p; t++) l += s[t] = exp(s[t] - mx);
+        for (int t = t0; t <= p; t++) l += s[t] = exp(s[t] - mx);
         for (int i = 0; i < HD; i++) {
             double acc = 0;
-            for (int t = 0; t <= p; t++) acc += s[t] * d->v[il][t][kvh * HD + i];
+            for (int t = t0; t <= p; t++) acc += s[t] * d->v[il][t][kvh * HD + i];
             d->att[h * HD + i] = acc / l;
         }
     }
@@ -522,17 +524,20 @@ static double worst_rel(const float *got, const double *want, int rows) {
  *     largest value per element, through 2 layers; measured 2e-2 at most
  *     over these seeds and types: allow 5e-2. A structural bug (a wrong
  *     head, position or slot) costs O(1). */
-static void check_vs_double(const tm_types *ty, double tol, uint64_t seed) {
-    enum { N = 80 };
+static void check_vs_double(const tm_types *ty, double tol, uint64_t seed,
+                            int32_t window, int n) {
+    enum { N = CAP };
+    assert_true(n <= N);
     tmodel *t = tm_small(ty, seed);
+    t->m.window = window;
     krn_backend *b = backend(t, 2);
     int32_t seq[N];
     make_seq(seq, N, seed);
     float *got = logits_alloc(N);
     double *want = malloc((size_t)N * N_VOCAB * sizeof *want);
-    run_chunked(b, seq, N, 32, got);
-    dref_run(t, seq, N, want);
-    const double worst = worst_rel(got, want, N);
+    run_chunked(b, seq, n, 32, got);
+    dref_run(t, seq, n, want);
+    const double worst = worst_rel(got, want, n);
     print_message("  worst relative logit error %.3g (tolerance %.3g)\n", worst, tol);
     assert_true(worst <= tol);
     free(got), free(want);
@@ -543,14 +548,100 @@ static void check_vs_double(const tm_types *ty, double tol, uint64_t seed) {
 static void test_vs_double_f32(void **state) {
     (void)state;
     tm_types ty = tm_uniform_types(KRN_F32, false);
-    check_vs_double(&ty, 2e-4, 30);
+    check_vs_double(&ty, 2e-4, 30, 0, 80);
 }
 
 static void test_vs_double_mixed(void **state) {
     (void)state;
-    check_vs_double(&MIXED, 5e-2, 31);
+    check_vs_double(&MIXED, 5e-2, 31, 0, 80);
     tm_types ty = tm_uniform_types(KRN_Q8_0, true);
-    check_vs_double(&ty, 5e-2, 32);
+    check_vs_double(&ty, 5e-2, 32, 0, 80);
+}
+
+/* ---- sliding window ------------------------------------------------------------ */
+
+enum { WINDOW = 40 }; /* ring of 40 + 63 = 103 slots: 150 positions wrap it */
+
+/* The window's meaning: 150 positions against the float64 pass that only
+ * looks back WINDOW positions (same tolerance as without a window). */
+static void test_window_vs_double(void **state) {
+    (void)state;
+    tm_types ty = tm_uniform_types(KRN_F32, false);
+    assert_int_equal(krn_kv_slots(&(krn_model){.window = WINDOW}, CAP), WINDOW + 63);
+    check_vs_double(&ty, 2e-4, 33, WINDOW, 150);
+}
+
+/* The ring: the same bits as a cache with a slot for every position, across
+ * the wrap, in steps of 1..64 rows, with rejected verify rows rolled back. */
+static void test_window_ring_bits(void **state) {
+    (void)state;
+    tmodel *t = tm_small(&MIXED, 34);
+    t->m.window = WINDOW;
+    sb_err err = {0};
+    krn_backend *full = krn_cpu_create(&t->m, &(krn_options){.n_threads = 2,
+                                       .kv_capacity = CAP, .kv_slots = CAP}, &err);
+    krn_backend *ring = krn_cpu_create(&t->m, &(krn_options){.n_threads = 2,
+                                       .kv_capacity = CAP}, &err);
+    assert_non_null(full);
+    assert_non_null(ring);
+    enum { N = 155 };
+    int32_t seq[N], junk[N + KRN_MAX_ROWS];
+    make_seq(seq, N, 5);
+    make_seq(junk, N + KRN_MAX_ROWS, 6);
+    float *ref = logits_alloc(N), *got = logits_alloc(N), *scratch = logits_alloc(64);
+    run_chunked(full, seq, N, 64, ref);
+    const int steps[] = {1, 7, 64, 3, 64, 16}; /* 155 positions in all */
+    for (int p = 0, i = 0; p < N; p += steps[i++]) {
+        const int n = N - p < steps[i] ? N - p : steps[i];
+        const int draft = n + 1 < 64 ? n + 1 : 64;
+        if (p > 0) step_seq(ring, junk, p, draft, scratch); /* rejected at p.. */
+        step_seq(ring, seq, p, n, got + (size_t)p * N_VOCAB); /* ..and redone */
+    }
+    assert_memory_equal(got, ref, N * ROW_BYTES);
+    assert_sane(got, N);
+    free(ref), free(got), free(scratch);
+    krn_destroy(full);
+    krn_destroy(ring);
+    tm_free(t);
+}
+
+/* A window changes what a late row sees: its logits differ from the
+ * windowless model's once the position is past the window. */
+static void test_window_masks(void **state) {
+    (void)state;
+    tmodel *t = tm_small(&MIXED, 35);
+    int32_t seq[100];
+    make_seq(seq, 100, 7);
+    float *plain = logits_alloc(100), *windowed = logits_alloc(100);
+    krn_backend *b = backend(t, 2);
+    run_chunked(b, seq, 100, 50, plain);
+    krn_destroy(b);
+    t->m.window = WINDOW;
+    b = backend(t, 2);
+    run_chunked(b, seq, 100, 50, windowed);
+    assert_memory_equal(plain, windowed, WINDOW * ROW_BYTES);
+    assert_memory_not_equal(plain + 99 * N_VOCAB, windowed + 99 * N_VOCAB, ROW_BYTES);
+    krn_destroy(b);
+    free(plain), free(windowed);
+    tm_free(t);
+}
+
+/* kv_slots below what the window needs, or beyond the context, is refused. */
+static void test_window_bad_slots(void **state) {
+    (void)state;
+    tmodel *t = tm_small(&MIXED, 36);
+    t->m.window = WINDOW;
+    sb_err err = {0};
+    assert_null(krn_cpu_create(&t->m, &(krn_options){.n_threads = 1, .kv_capacity = CAP,
+                               .kv_slots = WINDOW + 62}, &err));
+    assert_non_null(strstr(err.msg, "kv_slots"));
+    assert_null(krn_cpu_create(&t->m, &(krn_options){.n_threads = 1, .kv_capacity = CAP,
+                               .kv_slots = CAP + 1}, &err));
+    t->m.window = -1;
+    assert_null(krn_cpu_create(&t->m, &(krn_options){.n_threads = 1, .kv_capacity = CAP},
+                               &err));
+    assert_non_null(strstr(err.msg, "window"));
+    tm_free(t);
 }
 
 static void test_shape_constants(void **state) {
@@ -572,6 +663,10 @@ int main(void) {
         cmocka_unit_test(test_create_out_of_memory),
         cmocka_unit_test(test_vs_double_f32),
         cmocka_unit_test(test_vs_double_mixed),
+        cmocka_unit_test(test_window_vs_double),
+        cmocka_unit_test(test_window_ring_bits),
+        cmocka_unit_test(test_window_masks),
+        cmocka_unit_test(test_window_bad_slots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
