@@ -41,7 +41,9 @@ struct krn_cuda__chunk_p {
     int32_t n_head, n_head_kv, hd;
     int32_t group;              // query heads per KV head
     int32_t hpc, hsplit;        // heads per block, blocks per KV head
-    int32_t c0, nbatch;         // this launch: chunks c0 .. c0 + nbatch - 1
+    int32_t window, kv_slots;   // the model's window (0: none); the ring
+    int32_t cbase;              // absolute chunk of relative chunk 0
+    int32_t c0, nbatch;         // this launch: relative chunks c0 .. c0 + nbatch - 1
     int final_;                 // every row has one chunk: write out[]
     int quant;                  // final_ and hd % 32 == 0: also write xq
     krn_cuda_act xq;
@@ -53,15 +55,15 @@ static size_t krn_cuda__chunk_smem(int32_t hd, int32_t hpc) {
             (size_t)hpc * KRN_ATTN_CHUNK + 2 * (size_t)hpc) * sizeof(float);
 }
 
-// dst[s][d] (row stride ks) = src[s][d] (row stride src_stride halves)
-// widened exactly, for slots s < n and d < hd. With hd % 8 == 0 (src rows
-// then 16-byte aligned) each thread loads up to 8 aligned 8-half vectors
-// before converting any, so their latencies overlap; otherwise one half at
-// a time.
+// dst[s][d] (row stride ks) = the key (or value) of position t0 + s, in
+// slot (t0 + s) % slots of src (row stride src_stride halves), widened
+// exactly, for s < n and d < hd. With hd % 8 == 0 (src rows then 16-byte
+// aligned) each thread loads up to 8 aligned 8-half vectors before
+// converting any, so their latencies overlap; otherwise one half at a time.
 static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
                                                            const uint16_t *src,
-                                                           int64_t src_stride, int n,
-                                                           int hd) {
+                                                           int64_t src_stride, int32_t t0,
+                                                           int32_t slots, int n, int hd) {
     if (hd % 8 == 0) {
         const int hd8 = hd / 8, total = n * hd8;
         for (int base = 0; base < total; base += 8 * (int)blockDim.x) {
@@ -73,7 +75,8 @@ static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
                 off[k] = -1;
                 if (u < total) {
                     const int s = u / hd8, d8 = u - s * hd8;
-                    v[k] = *(const uint4 *)(src + (int64_t)s * src_stride + 8 * d8);
+                    v[k] = *(const uint4 *)(src + (int64_t)((t0 + s) % slots) * src_stride +
+                                            8 * d8);
                     off[k] = s * ks + 8 * d8;
                 }
             }
@@ -92,7 +95,7 @@ static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
     }
     int s = (int)threadIdx.x / hd, d = (int)threadIdx.x % hd;
     while (s < n) {
-        dst[s * ks + d] = half_to_float(src[(int64_t)s * src_stride + d]);
+        dst[s * ks + d] = half_to_float(src[(int64_t)((t0 + s) % slots) * src_stride + d]);
         d += (int)blockDim.x;
         while (d >= hd) {
             d -= hd;
@@ -102,8 +105,9 @@ static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
 }
 
 // Grid (nbatch, n_head_kv * hsplit, n_rows), 128 threads: block (x, y, r)
-// takes chunk c = c0 + x of row r (slots 64c .. min(64c + 63, pos[r])) for
-// query heads hs*hpc .. of KV head y / hsplit. Shared memory: the chunk's
+// takes chunk c = cbase + c0 + x of row r (positions max(64c, first) ..
+// min(64c + 63, pos[r]), first = pos[r] - window + 1 or 0) for query heads
+// hs*hpc .. of KV head y / hsplit. Shared memory: the chunk's
 // keys, then its values, widened to fp32 (kv[slot][ks]; with hd % 4 == 0,
 // ks = hd + 4 keeps rows 16-byte aligned for float4 reads and puts the
 // rows a warp reads at one d in different banks; otherwise ks = hd + 1),
@@ -123,10 +127,14 @@ __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
     extern __shared__ __align__(16) float sm[];
     const int r = blockIdx.z, tid = threadIdx.x;
     const int kvh = blockIdx.y / a.hsplit, hs = blockIdx.y % a.hsplit;
-    const int32_t c = a.c0 + (int32_t)blockIdx.x;
-    const int32_t n_keys = a.pos[r] + 1, t0 = c * KRN_ATTN_CHUNK;
-    if (t0 >= n_keys) return; // block-uniform: before any barrier
-    const int n = n_keys - t0 < KRN_ATTN_CHUNK ? n_keys - t0 : KRN_ATTN_CHUNK;
+    const int32_t c = a.cbase + a.c0 + (int32_t)blockIdx.x;
+    const int32_t last = a.pos[r];
+    const int32_t first = a.window > 0 && last >= a.window ? last - a.window + 1 : 0;
+    const int32_t t0 = c * KRN_ATTN_CHUNK > first ? c * KRN_ATTN_CHUNK : first;
+    const int32_t t1 = c * KRN_ATTN_CHUNK + KRN_ATTN_CHUNK - 1 < last
+                           ? c * KRN_ATTN_CHUNK + KRN_ATTN_CHUNK - 1 : last;
+    if (t1 < t0) return; // not this row's chunk; block-uniform: before any barrier
+    const int n = t1 - t0 + 1;
     const int hd = a.hd;
     const bool vec = hd % 4 == 0;
     const int ks = vec ? hd + 4 : hd + 1;
@@ -138,8 +146,7 @@ __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
           *st = p + a.hpc * KRN_ATTN_CHUNK;
     for (int e = tid; e < nh * hd; e += blockDim.x)
         qs[e] = a.q[r * q_dim + (int64_t)h0 * hd + e];
-    const uint16_t *kb = a.k + (int64_t)t0 * kv_dim + (int64_t)kvh * hd;
-    krn_cuda__stage_f16(kv, ks, kb, kv_dim, n, hd);
+    krn_cuda__stage_f16(kv, ks, a.k + (int64_t)kvh * hd, kv_dim, t0, a.kv_slots, n, hd);
     const float scale = fdiv(1.0f, __fsqrt_rn(i2f(hd)));
     __syncthreads();
     for (int task = tid; task < nh * KRN_ATTN_CHUNK; task += blockDim.x) {
@@ -182,8 +189,7 @@ __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
         p[i * KRN_ATTN_CHUNK + s] = fmul(lane[0], scale);
     }
     __syncthreads(); // scores done: kv may take the values, qs the outputs
-    const uint16_t *vb = a.v + (int64_t)t0 * kv_dim + (int64_t)kvh * hd;
-    krn_cuda__stage_f16(kv, ks, vb, kv_dim, n, hd);
+    krn_cuda__stage_f16(kv, ks, a.v + (int64_t)kvh * hd, kv_dim, t0, a.kv_slots, n, hd);
     if (tid < nh) {
         const float *pi = p + tid * KRN_ATTN_CHUNK;
         float m = pi[0];
@@ -212,7 +218,7 @@ __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
             ob[i * hd + d] = fdiv(acc, st[2 * i + 1]);
         } else {
             float *ps = a.part +
-                        ((int64_t)(r * a.n_head + h0 + i) * a.nbatch + (c - a.c0)) * (hd + 2);
+                        ((int64_t)(r * a.n_head + h0 + i) * a.nbatch + blockIdx.x) * (hd + 2);
             ps[2 + d] = acc;
             if (d == 0) {
                 ps[0] = st[2 * i];
@@ -301,13 +307,15 @@ struct krn_cuda__merge_p {
     const float *part;
     float *run, *out;
     int32_t n_head, hd, c0, nbatch;
+    int32_t window, cbase;      // as krn_cuda__chunk_p's
     int quant;                  // hd % 32 == 0: also write xq
     krn_cuda_act xq;
 };
 
 // Grid (n_head, n_rows), threads >= hd, dynamic shared memory 4 floats per
-// chunk of the batch. Chunks c0 .. c0 + nbatch - 1 of the row, merged in
-// order; the running state starts at chunk 0's (m, l, acc) or is carried in
+// chunk of the batch. Relative chunks c0 .. c0 + nbatch - 1 of the row (its
+// own run from its first chunk to its last), merged in order; the running
+// state starts at the row's first chunk's (m, l, acc) or is carried in
 // `run` from the previous batch, and the row's last batch writes
 // out[d] = ACC[d] / L. The merge's operations are exactly step 3's, grouped
 // by what depends on what:
@@ -319,8 +327,12 @@ struct krn_cuda__merge_p {
 __global__ void krn_cuda_attn_merge_kernel(const krn_cuda__merge_p a) {
     extern __shared__ float msm[];
     const int h = blockIdx.x, r = blockIdx.y, d = threadIdx.x;
-    const int32_t nc = (a.pos[r] + KRN_ATTN_CHUNK) / KRN_ATTN_CHUNK; // chunks of the row
+    const int32_t last = a.pos[r];
+    const int32_t first = a.window > 0 && last >= a.window ? last - a.window + 1 : 0;
+    const int32_t nc = last / KRN_ATTN_CHUNK - a.cbase + 1; // relative end of the row
+    const int32_t rf = first / KRN_ATTN_CHUNK - a.cbase;   // its first chunk
     if (a.c0 >= nc) return; // finished in an earlier batch (block-uniform)
+    if (rf >= a.c0 + a.nbatch) return; // starts in a later batch
     const int hd = a.hd;
     const int64_t rh = (int64_t)r * a.n_head + h;
     const float *base = a.part + rh * a.nbatch * (hd + 2);
@@ -334,11 +346,12 @@ __global__ void krn_cuda_attn_merge_kernel(const krn_cuda__merge_p a) {
     }
     float M0, L, ACC = 0.0f;
     int k0; // first chunk state to merge into the running state
-    if (a.c0 == 0) {
-        M0 = base[0];
-        L = base[1];
-        if (d < hd) ACC = base[2 + d];
-        k0 = 1;
+    if (rf >= a.c0) { // the row starts in this batch, at its state i0
+        const int i0 = rf - a.c0;
+        M0 = base[(int64_t)i0 * (hd + 2)];
+        L = base[(int64_t)i0 * (hd + 2) + 1];
+        if (d < hd) ACC = base[(int64_t)i0 * (hd + 2) + 2 + d];
+        k0 = i0 + 1;
     } else {
         M0 = run[0];
         L = run[1];
@@ -426,13 +439,17 @@ __global__ void krn_cuda_attn_kernel(krn_cuda_attn a) {
     const uint16_t *vb = a.v_cache + (int64_t)kvh * hd;
     for (int d = tid; d < hd; d += blockDim.x) qs[d] = a.q[r * q_dim + (int64_t)h * hd + d];
     const float scale = fdiv(1.0f, __fsqrt_rn(i2f(hd)));
-    const int32_t n_keys = a.pos[r] + 1;
+    const int32_t last = a.pos[r];
+    const int32_t first = a.window > 0 && last >= a.window ? last - a.window + 1 : 0;
     float M = 0.0f, L = 0.0f;
     __syncthreads();
-    for (int32_t t0 = 0; t0 < n_keys; t0 += KRN_ATTN_CHUNK) {
-        const int n = n_keys - t0 < KRN_ATTN_CHUNK ? n_keys - t0 : KRN_ATTN_CHUNK;
+    for (int32_t c = first / KRN_ATTN_CHUNK; c <= last / KRN_ATTN_CHUNK; c++) {
+        const int32_t t0 = c * KRN_ATTN_CHUNK > first ? c * KRN_ATTN_CHUNK : first;
+        const int32_t t1 = last < (c + 1) * KRN_ATTN_CHUNK - 1 ? last : (c + 1) * KRN_ATTN_CHUNK - 1;
+        const int n = t1 - t0 + 1;
+        const bool head = c == first / KRN_ATTN_CHUNK; // the run starts here
         for (int j = warp; j < n; j += n_warps) { // warp-uniform
-            const uint16_t *k = kb + (int64_t)(t0 + j) * kv_dim;
+            const uint16_t *k = kb + (int64_t)((t0 + j) % a.kv_slots) * kv_dim;
             float part = 0.0f;
             for (int d = lane; d < hd; d += 32) part = fadd(part, fmul(qs[d], half_to_float(k[d])));
             const float sc = warp_fold(part);
@@ -448,7 +465,7 @@ __global__ void krn_cuda_attn_kernel(krn_cuda_attn a) {
         float l = 0.0f;
         for (int j = 0; j < n; j++) l = fadd(l, p[j]);
         float ea = 1.0f, eb = 1.0f;
-        if (t0 == 0) {
+        if (head) {
             M = m;
             L = l;
         } else {
@@ -461,8 +478,9 @@ __global__ void krn_cuda_attn_kernel(krn_cuda_attn a) {
         for (int d = tid; d < hd; d += blockDim.x) {
             float s = 0.0f;
             for (int j = 0; j < n; j++)
-                s = fadd(s, fmul(p[j], half_to_float(vb[(int64_t)(t0 + j) * kv_dim + d])));
-            acc[d] = t0 == 0 ? s : fadd(fmul(acc[d], ea), fmul(s, eb));
+                s = fadd(s, fmul(p[j], half_to_float(vb[(int64_t)((t0 + j) % a.kv_slots) *
+                                                            kv_dim + d])));
+            acc[d] = head ? s : fadd(fmul(acc[d], ea), fmul(s, eb));
         }
         __syncthreads(); // p is rewritten by the next chunk
     }
@@ -501,14 +519,15 @@ static int krn_cuda__attention_ref(const krn_cuda_attn *a, cudaStream_t s, sb_er
 
 int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     if (a->n_rows < 1 || a->n_rows > KRN_MAX_ROWS || a->head_dim < 2 ||
-        a->n_head < 1 || a->n_head_kv < 1 || a->n_head % a->n_head_kv || a->max_keys < 1)
+        a->n_head < 1 || a->n_head_kv < 1 || a->n_head % a->n_head_kv ||
+        a->span.nc < 1 || a->span.c_lo < 0 || a->kv_slots < 1)
         return sb_err_set(err, __func__, "n_rows %d, head_dim %d, heads %d/%d: "
                           "expected 1..%d rows, head_dim >= 2, n_head_kv "
                           "dividing n_head", a->n_rows, (int)a->head_dim,
                           (int)a->n_head, (int)a->n_head_kv, KRN_MAX_ROWS);
     if (a->mode == 1) return krn_cuda__attention_ref(a, s, err);
     const int32_t hd = a->head_dim, group = a->n_head / a->n_head_kv;
-    const int32_t nc = (a->max_keys + KRN_ATTN_CHUNK - 1) / KRN_ATTN_CHUNK;
+    const int32_t nc = a->span.nc;
     // Heads per block: all of a KV head's group when that already makes
     // enough blocks; fewer (more blocks) for a few short rows. Never more
     // than the shared memory allows.
@@ -535,6 +554,9 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     cp.group = group;
     cp.hpc = hpc;
     cp.hsplit = hsplit;
+    cp.window = a->window;
+    cp.kv_slots = a->kv_slots;
+    cp.cbase = a->span.c_lo;
     // The kernels can quantize out when every head is whole blocks.
     const int quant = a->xq && hd % KRN_QBLOCK == 0 &&
                       (int64_t)a->n_head * hd <= a->xq->q_stride;
@@ -565,6 +587,8 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     mp.n_head = a->n_head;
     mp.hd = hd;
     mp.nbatch = nbatch;
+    mp.window = a->window;
+    mp.cbase = a->span.c_lo;
     mp.quant = quant;
     if (quant) mp.xq = *a->xq;
     const unsigned mthreads = (unsigned)((hd + 31) / 32 * 32);

@@ -228,7 +228,10 @@ static void krn_cuda__add_rows(krn_cuda__plan *p, void **d, uint64_t per_row,
 static void krn_cuda__plan_state(krn_cuda__plan *p, krn_cuda *c, const krn_model *m,
                                  int32_t cap) {
     uint64_t kv = 0, rope = 0;
-    if (!sb_mul_u64((uint64_t)m->n_layer * (uint64_t)cap, (uint64_t)c->kv_dim * 2, &kv) ||
+    // the cache has kv_slots slots (a ring with a sliding window); RoPE
+    // needs a row per position
+    if (!sb_mul_u64((uint64_t)m->n_layer * (uint64_t)c->base.kv_slots,
+                    (uint64_t)c->kv_dim * 2, &kv) ||
         !sb_mul_u64((uint64_t)cap, (uint64_t)(m->head_dim / 2) * sizeof(float), &rope)) {
         p->overflow = true;
         return;
@@ -361,6 +364,8 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
     c->base.ops = &krn_cuda__ops;
     c->base.model = model;
     c->base.kv_capacity = opt->kv_capacity;
+    c->base.kv_slots = krn_options_slots(model, opt, err);
+    if (c->base.kv_slots < 0) goto fail;
     c->device = device;
     krn_cuda__dims(c, model);
     krn_cuda__attn_slots(c, model, opt->kv_capacity);

@@ -86,10 +86,16 @@ typedef struct krn_cuda_prof {
     long steps[KRN_MAX_ROWS + 1];
 } krn_cuda_prof;
 
+// The attention chunks a step's rows span (host-known: the launches' shape
+// follows it): absolute chunks c_lo .. c_lo + nc - 1.
+typedef struct krn_cuda_span {
+    int32_t c_lo, nc;
+} krn_cuda_span;
+
 // A captured step for one row count (forward.cu).
 typedef struct krn_cuda_graph {
     cudaGraphExec_t exec;      // NULL until captured
-    int32_t nc;                // the attention chunk count it was captured for
+    krn_cuda_span span;        // the attention chunks it was captured for
 } krn_cuda_graph;
 
 typedef struct krn_cuda {
@@ -103,7 +109,7 @@ typedef struct krn_cuda {
     const float *output_norm;  // (n_embd) device
     void **allocs;             // every device allocation, owned; n_allocs
     int n_allocs, cap_allocs;
-    uint16_t *k_cache;         // (n_layer, kv_capacity, kv_dim) fp16
+    uint16_t *k_cache;         // (n_layer, kv_slots, kv_dim) fp16
     uint16_t *v_cache;         // same shape
     float *rope_cos, *rope_sin;// (kv_capacity, head_dim/2), the host's table
     int32_t *tokens, *pos;     // (64) this step's rows
@@ -162,22 +168,24 @@ int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
 // the shared-memory limits the tensor-core kernels need, set once.
 int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, int device, sb_err *err);
 
-// rope.cu: RoPE on q and k at pos[r], then K and V as fp16 into slot pos[r]
-// of layer il's cache.
+// rope.cu: RoPE on q and k at pos[r], then K and V as fp16 into slot
+// pos[r] % kv_slots of layer il's cache.
 typedef struct krn_cuda_rope_kv {
     float *q, *k;               // (n_rows, q_dim), (n_rows, kv_dim), in place
     const float *v;             // (n_rows, kv_dim)
     const float *cos, *sin;     // (kv_capacity, half)
     const int32_t *pos;         // (n_rows) device
-    uint16_t *k_cache, *v_cache;// the layer's (kv_capacity, kv_dim) slabs
+    uint16_t *k_cache, *v_cache;// the layer's (kv_slots, kv_dim) slabs
     int32_t n_head, n_head_kv, head_dim;
     int n_rows;
+    int32_t kv_slots;
 } krn_cuda_rope_kv;
 
 int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, cudaStream_t s, sb_err *err);
 
-// attention.cu: att[r, head] = attention of q[r, head] over slots
-// 0..pos[r] of the layer's cache.
+// attention.cu: att[r, head] = attention of q[r, head] over positions
+// max(0, pos[r] - window + 1) .. pos[r] of the layer's cache (position t in
+// slot t % kv_slots).
 typedef struct krn_cuda_attn {
     const float *q;             // (n_rows, n_head*head_dim), after RoPE
     const uint16_t *k_cache, *v_cache; // the layer's slabs
@@ -185,7 +193,8 @@ typedef struct krn_cuda_attn {
     float *out;                 // (n_rows, n_head*head_dim)
     int32_t n_head, n_head_kv, head_dim;
     int n_rows;
-    int32_t max_keys;           // >= pos[r] + 1 for every row (host-known)
+    krn_cuda_span span;         // covers every row's chunks
+    int32_t window, kv_slots;   // the model's window (0: none); the ring
     float *part, *run;          // split-KV scratch (krn_cuda fields)
     int64_t slots;
     int mode;                   // krn_cuda_cfg.attn

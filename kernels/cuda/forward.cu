@@ -19,9 +19,9 @@
 // Launches on one stream run in order, so every row's K/V of a layer is in
 // the cache before any row attends (rows of one batch see each other, as on
 // the CPU). Token ids and positions are read from device memory; only the
-// attention launches' shape follows the host-known longest row (max_keys),
-// so a CUDA graph per row bucket would size those by the KV capacity
-// instead (chunk blocks past a row's keys exit at once).
+// attention launches' shape follows the host-known chunks the rows reach
+// (krn_cuda_span), and a step's graph is re-captured when that changes.
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cuda_backend.h"
@@ -96,16 +96,18 @@ static krn_cuda_mm krn_cuda__mm(const krn_cuda *c, int n, const krn_cuda_mat *w,
 
 // q, k and v read the same h (and share a launch when their types agree).
 static int krn_cuda__attention_block(const krn_cuda *c, int n, int32_t il,
-                                     int32_t max_keys, sb_err *err) {
+                                     krn_cuda_span span, sb_err *err) {
     const krn_model *m = c->base.model;
     const krn_cuda_layer *l = &c->layers[il];
-    const int64_t slab = (int64_t)il * c->base.kv_capacity * c->kv_dim;
+    const int64_t slab = (int64_t)il * c->base.kv_slots * c->kv_dim;
     const krn_cuda_rope_kv rk = {c->q, c->k, c->v, c->rope_cos, c->rope_sin,
                                  c->pos, c->k_cache + slab, c->v_cache + slab,
-                                 m->n_head, m->n_head_kv, m->head_dim, n};
+                                 m->n_head, m->n_head_kv, m->head_dim, n,
+                                 c->base.kv_slots};
     const krn_cuda_attn at = {c->q, c->k_cache + slab, c->v_cache + slab,
                               c->pos, c->att, m->n_head, m->n_head_kv,
-                              m->head_dim, n, max_keys, c->attn_part, c->attn_run,
+                              m->head_dim, n, span, m->window, c->base.kv_slots,
+                              c->attn_part, c->attn_run,
                               c->attn_slots, c->cfg.attn, &c->xq};
     const krn_cuda_mm qkv[3] = {
         krn_cuda__mm(c, n, &l->wq, c->h, l->bq, false, c->q, c->q_dim),
@@ -152,14 +154,14 @@ static int krn_cuda__ffn_block(const krn_cuda *c, int n, int32_t il, sb_err *err
     return 0;
 }
 
-// Every launch of a step for n rows, reading c->tokens and c->pos; max_keys
-// (the largest pos[r] + 1) sizes the attention launches.
-static int krn_cuda__enqueue(const krn_cuda *c, int n, int32_t max_keys, sb_err *err) {
+// Every launch of a step for n rows, reading c->tokens and c->pos; span
+// (the attention chunks the rows reach) sizes the attention launches.
+static int krn_cuda__enqueue(const krn_cuda *c, int n, krn_cuda_span span, sb_err *err) {
     const krn_model *m = c->base.model;
     if (krn_cuda_embed(&c->tok_embd, c->tokens, n, c->x, c->stream, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_EMBED);
     for (int32_t il = 0; il < m->n_layer; il++)
-        if (krn_cuda__attention_block(c, n, il, max_keys, err) ||
+        if (krn_cuda__attention_block(c, n, il, span, err) ||
             krn_cuda__ffn_block(c, n, il, err))
             return -1;
     if (krn_cuda_rmsnorm_quant(c->x, c->output_norm, m->rms_eps, c->n_embd, n,
@@ -182,17 +184,16 @@ static int krn_cuda__enqueue(const krn_cuda *c, int n, int32_t max_keys, sb_err 
 // Returns 1 when the graph ran, 0 when the caller must enqueue directly
 // (graphs unavailable: they are then switched off for this backend), -1 on
 // an error.
-static int krn_cuda__graph_step(krn_cuda *c, int n, int32_t max_keys, sb_err *err) {
-    const int32_t nc = (max_keys + KRN_ATTN_CHUNK - 1) / KRN_ATTN_CHUNK;
+static int krn_cuda__graph_step(krn_cuda *c, int n, krn_cuda_span span, sb_err *err) {
     krn_cuda_graph *gr = &c->graphs[n];
-    if (!gr->exec || gr->nc != nc) {
+    if (!gr->exec || gr->span.c_lo != span.c_lo || gr->span.nc != span.nc) {
         cudaGraph_t g = NULL;
         if (cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
             cudaGetLastError();
             c->cfg.graphs = 0;
             return 0;
         }
-        const int rc = krn_cuda__enqueue(c, n, max_keys, err);
+        const int rc = krn_cuda__enqueue(c, n, span, err);
         const cudaError_t end = cudaStreamEndCapture(c->stream, &g);
         if (rc || end != cudaSuccess) { // direct launches will tell
             if (g) cudaGraphDestroy(g);
@@ -216,7 +217,7 @@ static int krn_cuda__graph_step(krn_cuda *c, int n, int32_t max_keys, sb_err *er
             c->cfg.graphs = 0;
             return 0;
         }
-        gr->nc = nc;
+        gr->span = span;
     }
     return KRN_CUDA_CHECK(cudaGraphLaunch(gr->exec, c->stream), err) ? -1 : 1;
 }
@@ -237,7 +238,7 @@ int krn_cuda_warm_up(krn_cuda *c, sb_err *err) {
         return -1;
     for (int n = 1; n <= KRN_MAX_ROWS; n++) {
         if (krn_cuda__bucket(n) != n) continue;
-        if (krn_cuda__graph_step(c, n, 1, err) < 0) return -1;
+        if (krn_cuda__graph_step(c, n, krn_cuda_span{0, 1}, err) < 0) return -1;
         if (!c->cfg.graphs) return 0; // graphs unavailable: direct launches
     }
     return KRN_CUDA_CHECK(cudaStreamSynchronize(c->stream), err);
@@ -251,12 +252,16 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     // exactly: it writes the same K/V bits to the same slot, reads no slot
     // the live rows do not, and its logits are not copied back.
     int32_t tokens[KRN_MAX_ROWS], pos[KRN_MAX_ROWS];
-    int32_t max_keys = 1;
+    const int32_t window = b->model->window;
+    int32_t c_lo = INT32_MAX, c_hi = 0;
     for (int r = 0; r < nb; r++) {
         tokens[r] = batch->tokens[r < n ? r : n - 1];
         pos[r] = batch->pos[r < n ? r : n - 1];
-        if (pos[r] + 1 > max_keys) max_keys = pos[r] + 1;
+        const int32_t first = window > 0 && pos[r] >= window ? pos[r] - window + 1 : 0;
+        if (first / KRN_ATTN_CHUNK < c_lo) c_lo = first / KRN_ATTN_CHUNK;
+        if (pos[r] / KRN_ATTN_CHUNK > c_hi) c_hi = pos[r] / KRN_ATTN_CHUNK;
     }
+    const krn_cuda_span span = {c_lo, c_hi - c_lo + 1};
     const size_t ids = (size_t)nb * sizeof(int32_t);
     const size_t out = (size_t)n * (size_t)b->model->n_vocab * sizeof(float);
     int graphed = 0;
@@ -269,8 +274,8 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
         KRN_CUDA_CHECK(cudaMemcpyAsync(c->pos, pos, ids,
                                        cudaMemcpyHostToDevice, c->stream), err) ||
         (c->prof && (krn_cuda__mark(c, KRN_CUDA__ST_START), 0)) ||
-        (c->cfg.graphs && (graphed = krn_cuda__graph_step(c, nb, max_keys, err)) < 0) ||
-        (!graphed && krn_cuda__enqueue(c, nb, max_keys, err)) ||
+        (c->cfg.graphs && (graphed = krn_cuda__graph_step(c, nb, span, err)) < 0) ||
+        (!graphed && krn_cuda__enqueue(c, nb, span, err)) ||
         KRN_CUDA_CHECK(cudaMemcpyAsync(batch->logits, c->logits, out,
                                        cudaMemcpyDeviceToHost, c->stream), err)) {
         cudaStreamSynchronize(c->stream); // nothing may still read the batch

@@ -1,5 +1,5 @@
 // rope.cu — rotary position embedding (NEOX pairs i, i + hd/2) on q and k,
-// then K and V rounded to fp16 into the KV cache at slot pos[r].
+// then K and V rounded to fp16 into the KV cache at slot pos[r] % kv_slots.
 //
 // CPU reference: kernels/cpu/rope.c and forward.c's krn_cpu__rope_kv_row.
 // The cos/sin table is the host's (krn_cpu_rope_init), uploaded unchanged.
@@ -36,13 +36,14 @@ __global__ void krn_cuda_rope_kv_kernel(krn_cuda_rope_kv a) {
         *lo = o0;
         *hi = o1;
         if (!is_q) {
-            uint16_t *kc = a.k_cache + (int64_t)pos * kv_dim + h * a.head_dim + i;
+            uint16_t *kc = a.k_cache + (int64_t)(pos % a.kv_slots) * kv_dim + h * a.head_dim + i;
             kc[0] = float_to_half(o0);
             kc[half] = float_to_half(o1);
         }
     } else if (p < n_qp + n_kp + kv_dim) {
         const int64_t e = p - n_qp - n_kp;
-        a.v_cache[(int64_t)pos * kv_dim + e] = float_to_half(a.v[(int64_t)r * kv_dim + e]);
+        a.v_cache[(int64_t)(pos % a.kv_slots) * kv_dim + e] =
+            float_to_half(a.v[(int64_t)r * kv_dim + e]);
     }
 }
 

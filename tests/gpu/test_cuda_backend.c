@@ -58,8 +58,11 @@ typedef struct duo {
     size_t row_bytes; /* bytes of one row of logits */
 } duo;
 
-static duo duo_create(const tm_shape *sh, const tm_types *ty, uint64_t seed, int32_t cap) {
+/* window: the model's sliding window (0: none). */
+static duo duo_create_window(const tm_shape *sh, const tm_types *ty, uint64_t seed,
+                             int32_t cap, int32_t window) {
     duo d = {.t = tm_create(sh, ty, seed)};
+    d.t->m.window = window;
     sb_err err = {0};
     const krn_options opt = {.n_threads = 2, .kv_capacity = cap};
     d.cpu = krn_cpu_create(&d.t->m, &opt, &err);
@@ -69,6 +72,10 @@ static duo duo_create(const tm_shape *sh, const tm_types *ty, uint64_t seed, int
     assert_string_equal(krn_backend_name(d.gpu), "cuda");
     d.row_bytes = (size_t)sh->n_vocab * sizeof(float);
     return d;
+}
+
+static duo duo_create(const tm_shape *sh, const tm_types *ty, uint64_t seed, int32_t cap) {
+    return duo_create_window(sh, ty, seed, cap, 0);
 }
 
 static void duo_free(duo *d) {
@@ -348,6 +355,44 @@ static void test_long_context(void **state) {
 /* A KV cache the GPU cannot hold is a clear error naming the buffer and
  * the bytes needed and free, and the GPU stays usable afterwards. 2 layers
  * x 2^30 slots x 128 halves x 2 bytes = 512 GiB for each of K and V. */
+/* A sliding window of 100 positions (a ring of 163 slots) over 300
+ * positions: the GPU's rows equal the CPU's bit for bit across the wrap,
+ * whatever the step sizes and with rejected verify rows rolled back in
+ * between, for the split-KV kernels and the one-block reference kernel. */
+static void test_sliding_window(void **state) {
+    (void)state;
+    enum { N = 300, WINDOW = 100 };
+    duo d = duo_create_window(&SMALL, &MIXED, 16, MAX_SEQ, WINDOW);
+    assert_int_equal(krn_kv_slots(&d.t->m, MAX_SEQ), WINDOW + 63);
+    int32_t seq[N], junk[N + KRN_MAX_ROWS];
+    make_seq(seq, N, SMALL.n_vocab, 6);
+    make_seq(junk, N + KRN_MAX_ROWS, SMALL.n_vocab, 7);
+    float *want = logits_alloc(&d, N), *got = logits_alloc(&d, N);
+    float *scratch = logits_alloc(&d, KRN_MAX_ROWS);
+    run_chunked(&d, d.cpu, seq, N, 64, want);
+    assert_sane(&d, want, N);
+    setenv("SB_CUDA_ATTN", "ref", 1);
+    sb_err err = {0};
+    krn_backend *ref = krn_cuda_create(&d.t->m, &(krn_options){.kv_capacity = MAX_SEQ}, &err);
+    unsetenv("SB_CUDA_ATTN");
+    if (!ref) fail_msg("krn_cuda_create: %s", err.msg);
+    krn_backend *gpus[2] = {d.gpu, ref};
+    const int steps[] = {1, 17, 64, 5, 64, 24, 64, 33, 28}; /* 300 in all */
+    for (int k = 0; k < 2; k++) {
+        for (int p = 0, i = 0; p < N; p += steps[i++]) {
+            const int n = steps[i], draft = n + 1 < KRN_MAX_ROWS ? n + 1 : KRN_MAX_ROWS;
+            if (p > 0) step_seq(gpus[k], junk, p, draft, scratch); /* rejected.. */
+            step_seq(gpus[k], seq, p, n, (float *)row_at(&d, got, p)); /* ..redone */
+        }
+        for (int p = 0; p < N; p++)
+            expect_same_row(&d, row_at(&d, want, p), row_at(&d, got, p),
+                            k ? "window, reference kernel" : "window, split-KV", p, p);
+    }
+    krn_destroy(ref);
+    free(want), free(got), free(scratch);
+    duo_free(&d);
+}
+
 static void test_out_of_memory(void **state) {
     (void)state;
     tmodel *t = tm_create(&SMALL, &MIXED, 17);
@@ -414,6 +459,7 @@ int main(void) {
         cmocka_unit_test(test_prefill_chunking),
         cmocka_unit_test(test_rollback),
         cmocka_unit_test(test_long_context),
+        cmocka_unit_test(test_sliding_window),
         cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
