@@ -9,8 +9,11 @@
  * tied and untied; single rows; every row bucket 1..16, 24, 32, 48, 64 with
  * the rows in shifted and reversed orders; prefill in one step, in chunks and
  * token by token; rollback (slots overwritten by a rejected draft, then
- * recomputed); 300 positions (five attention chunks); a clean error for a
- * KV cache the GPU cannot hold.
+ * recomputed); 300 positions (five attention chunks); a sliding window
+ * across its ring's wrap; a clean error for a KV cache the GPU cannot hold.
+ * And whole generations through the engine: the GPU gives the CPU's tokens,
+ * with speculation off, with random drafts of every length 1..63, and with
+ * the copy drafter, greedy and seeded.
  *
  * Built and run only by `make test-gpu`. Without a usable GPU it prints
  * "SKIPPED: no CUDA GPU (<reason>)" and exits 0.
@@ -25,8 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../drafter/drafter.h"
+#include "../../engine/engine.h"
 #include "../../kernels/kernels.h"
 #include "../support/mem_model.h"
+#include "../support/tiny_model.h"
 
 enum { MAX_SEQ = 320 };
 
@@ -418,6 +424,82 @@ static void test_out_of_memory(void **state) {
 
 /* 0 when a CUDA backend can be made; else prints why and returns 1 (no GPU,
  * so skip) or 2 (a GPU that failed: an error). */
+/* ---- whole generations ------------------------------------------------------------ */
+
+/* Guesses random ids, 1, 2, ..., 63, 1, ... of them per step (cut to what
+ * the step allows): nearly every guess is wrong, so every verify length is
+ * scored and rolled back. */
+typedef struct random_drafter {
+    uint64_t calls;
+    int32_t n_vocab;
+} random_drafter;
+
+static int32_t random_propose(void *ctx, const int32_t *out, int32_t n_out,
+                              int32_t max_draft, int32_t *draft) {
+    (void)out;
+    random_drafter *r = ctx;
+    int32_t d = (int32_t)(r->calls % 63) + 1;
+    if (d > max_draft) d = max_draft;
+    for (int32_t i = 0; i < d; i++)
+        draft[i] = (int32_t)(sb_hash3(r->calls, (uint64_t)n_out, (uint64_t)i) % (uint64_t)r->n_vocab);
+    r->calls++;
+    return d;
+}
+
+/* 200 tokens of the tiny model's continuation: the SHA-256 of the ids. */
+static void generate_sha(const eng_model *m, eng_device dev, float temp,
+                         const eng_drafter *d, char sha[65], int32_t *steps) {
+    sb_err err = {0};
+    eng_session *s = eng_session_create(m, &(eng_options){.device = dev, .n_threads = 2,
+                                        .n_ctx = 512}, &err);
+    if (!s) fail_msg("eng_session_create: %s", err.msg);
+    const char *text = "int parse_line(const char *s) {\n    return";
+    int32_t ids[64];
+    const int64_t n = eng_tokenize(m, text, (int64_t)strlen(text), ids, 64);
+    assert_true(n > 0 && n <= 64);
+    eng_gen_params p = eng_gen_defaults();
+    p.n_max = 200;
+    p.stop_at_eos = false;
+    p.sampling = (eng_sampling){.temperature = temp, .seed = 7};
+    p.drafter = d;
+    eng_gen_result r;
+    if (eng_generate(s, ids, (int32_t)n, &p, NULL, NULL, &r, &err))
+        fail_msg("eng_generate: %s", err.msg);
+    assert_int_equal(r.n_tokens, 200);
+    memcpy(sha, r.sha256, 65);
+    *steps = r.steps;
+    free(r.tokens);
+    eng_session_destroy(s);
+}
+
+static void test_generate_cpu_gpu_speculation(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    const float temps[2] = {0.0f, 0.8f};
+    for (int t = 0; t < 2; t++) {
+        char want[65], got[65];
+        int32_t steps;
+        generate_sha(m, ENG_DEVICE_CPU, temps[t], NULL, want, &steps);
+        generate_sha(m, ENG_DEVICE_CUDA, temps[t], NULL, got, &steps);
+        assert_string_equal(got, want); /* the GPU is the CPU, bit for bit */
+        random_drafter rd = {.n_vocab = eng_n_vocab(m)};
+        eng_drafter d = {.ctx = &rd, .propose = random_propose};
+        generate_sha(m, ENG_DEVICE_CUDA, temps[t], &d, got, &steps);
+        assert_string_equal(got, want);
+        assert_true(rd.calls >= 63); /* every draft length was scored */
+        sb_err err = {0};
+        drf_copy *c = drf_copy_create(NULL, 0, NULL, &err);
+        assert_non_null(c);
+        eng_drafter cd = drf_copy_drafter(c);
+        generate_sha(m, ENG_DEVICE_CUDA, temps[t], &cd, got, &steps);
+        assert_string_equal(got, want);
+        print_message("  temperature %.1f: copy drafter, 200 tokens in %d steps\n",
+                      (double)temps[t], (int)steps);
+        drf_copy_destroy(c);
+    }
+    eng_model_free(m);
+}
+
 static int probe_gpu(void) {
     if (!krn_cuda_built()) {
         printf("SKIPPED: no CUDA GPU (this build has no CUDA backend: nvcc "
@@ -460,6 +542,7 @@ int main(void) {
         cmocka_unit_test(test_rollback),
         cmocka_unit_test(test_long_context),
         cmocka_unit_test(test_sliding_window),
+        cmocka_unit_test(test_generate_cpu_gpu_speculation),
         cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
