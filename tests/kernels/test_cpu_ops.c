@@ -238,7 +238,8 @@ static void attn_run(const attn_case *c, int32_t n_keys, float *out) {
     float *scratch = malloc((size_t)krn_cpu_attn_scratch(c->hd) * 4);
     krn_cpu_attn a = {.q = c->q, .k = c->k + c->hd, .v = c->v + c->hd,
                       .kv_stride = (int64_t)HEADS_KV * c->hd, .head_dim = c->hd,
-                      .n_keys = n_keys, .f16 = krn_cpu_f16_table(),
+                      .first = 0, .last = n_keys - 1, .n_slots = n_keys,
+                      .f16 = krn_cpu_f16_table(),
                       .scratch = scratch, .out = out};
     krn_cpu_attn_head(&a);
     free(scratch);
