@@ -25,11 +25,14 @@ NVCCFLAGS ?= -O3 -std=c++17 --fmad=false \
 LIB_SRC := $(wildcard base/*.c engine/*.c kernels/*.c kernels/cpu/*.c drafter/*.c edit/*.c)
 # the language server's layers and the session log (lsp/main.c is sb-lsp's)
 LIB_SRC += $(filter-out lsp/main.c,$(wildcard lsp/*.c)) $(wildcard sessionlog/*.c)
+# the sb bench harness (bench/bench.h); bench's other .c files are programs
+BENCH_PROGS := bench/engine_steps.c bench/membw.c bench/tokenize_speed.c
+LIB_SRC += $(filter-out $(BENCH_PROGS) bench/devcopy_absent.c,$(wildcard bench/*.c))
 ifeq ($(NVCC),)
-LIB_SRC += kernels/cuda/absent.c
+LIB_SRC += kernels/cuda/absent.c bench/devcopy_absent.c
 CU_SRC :=
 else
-CU_SRC := $(wildcard kernels/cuda/*.cu)
+CU_SRC := $(wildcard kernels/cuda/*.cu) bench/devcopy.cu
 LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 endif
 
@@ -156,6 +159,24 @@ $(BUILD)/engine_steps: bench/engine_steps.c $(BUILD)/libsb.a
 # synthetic 7b-shape Q4_K_M model made on the spot (bench/engine.sh).
 bench-engine: $(BUILD)/sb $(BUILD)/engine_steps
 	BUILD=$(BUILD) bench/engine.sh
+
+# The code-edit benchmark (sb bench, bench/bench.h; issue 7) with its
+# defaults: the GPU, a synthetic 7b Q4_K_M given the real Qwen vocabulary
+# where `make test` has written $(TOKREF)/tokenizer.json (never rebuilt
+# here: the GPU machine has no node). Table on stdout; bench/out/ gets the
+# JSON and plots; bench/RESULTS.md its "sb bench cuda" section.
+bench: $(BUILD)/sb
+	$(BUILD)/sb bench $(if $(wildcard $(TOKREF)/tokenizer.json),--vocab $(TOKREF)/tokenizer.json)
+
+# The harness itself on the CPU (tiny model, two small tasks, 32 tokens):
+# fails unless every output is identical with speculation off and on.
+# tests/bench/test_cli_bench.c runs the same in `make test`.
+bench-smoke: $(BUILD)/sb
+	$(BUILD)/sb bench --device cpu --only new-01-py-expense-report,new-03-ts-lru-cache \
+	    --max-tokens 32 --reps 2 --json $(BUILD)/bench-smoke/bench.json \
+	    --plots none --results none
+
+.PHONY: bench bench-smoke
 
 # CPU decode speed of the 0.5b-shape Q4_K_M model against this machine's
 # memory-read floor (bench/cpu_decode.sh; THREADS=2 by default).

@@ -8,17 +8,15 @@
  * 1 2 4 8 16 24 32 48 64, runs `reps` steps of n rows at positions
  * D..D+n-1 (rolling the cache back to D after each) and prints the median
  * milliseconds per step, every row's logits computed. Also prints the
- * weight bytes streamed per step and the implied bandwidth of a 1-row step.
+ * weight bytes a decode step reads (bench_streamed_bytes).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/engine.h"
+#include "bench.h"
 
 enum { MAX_DEPTHS = 8 };
-static const int ROWS[] = {1, 2, 4, 8, 16, 24, 32, 48, 64};
-enum { N_ROWS = sizeof ROWS / sizeof ROWS[0] };
 
 typedef struct bench_opts {
     const char *model;
@@ -27,11 +25,6 @@ typedef struct bench_opts {
     int n_depths;
     int reps;
 } bench_opts;
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static int parse(int argc, char **argv, bench_opts *o) {
     o->reps = 20;
@@ -55,32 +48,6 @@ static int parse(int argc, char **argv, bench_opts *o) {
     return o->reps >= 1 ? 0 : -1;
 }
 
-/* Median ms of `reps` steps of n rows at depth d. */
-static double time_steps(eng_session *s, int32_t d, int n, int reps,
-                         const int32_t *ids, float *logits, sb_err *err) {
-    double ms[256];
-    if (reps > 256) reps = 256;
-    for (int i = -2; i < reps; i++) { /* two warm-up steps */
-        eng_session_truncate(s, d);
-        double t0 = sb_now();
-        if (eng_session_step(s, ids, n, logits, err)) return -1;
-        if (i >= 0) ms[i] = (sb_now() - t0) * 1e3;
-    }
-    qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
-    return ms[reps / 2];
-}
-
-/* Fills the cache up to depth d (in 64-row steps). */
-static int fill_to(eng_session *s, int32_t d, const int32_t *ids, float *logits,
-                   sb_err *err) {
-    eng_session_truncate(s, 0);
-    while (eng_session_length(s) < d) {
-        int n = d - eng_session_length(s) < 64 ? d - eng_session_length(s) : 64;
-        if (eng_session_step(s, ids, n, logits, err)) return -1;
-    }
-    return 0;
-}
-
 static int run(const bench_opts *o, eng_model *m, sb_err *err) {
     int32_t max_depth = 0;
     for (int i = 0; i < o->n_depths; i++)
@@ -95,22 +62,21 @@ static int run(const bench_opts *o, eng_model *m, sb_err *err) {
     printf("session: context %d, created in %.2f s (upload, warm-up, graph capture); "
            "GPU memory taken %.2f GB, in use on the GPU %.2f GB\n", (int)eo.n_ctx,
            sb_now() - t0, (double)mine / 1e9, (double)used / 1e9);
-    int32_t ids[64];
-    for (int i = 0; i < 64; i++) ids[i] = (int32_t)(' ' + i);
-    float *logits = eng_session_logits(s); /* as generation uses it */
+    printf("weights read per step: %llu bytes\n", (unsigned long long)
+           bench_streamed_bytes(eng_model_desc(m)));
     int rc = 0;
     printf("| rows |");
-    for (int j = 0; j < N_ROWS; j++) printf(" %d |", ROWS[j]);
+    for (int j = 0; j < BENCH_N_BUCKETS; j++) printf(" %d |", bench_bucket_rows[j]);
     printf("\n|---|");
-    for (int j = 0; j < N_ROWS; j++) printf("---|");
+    for (int j = 0; j < BENCH_N_BUCKETS; j++) printf("---|");
     printf("\n");
     for (int i = 0; rc == 0 && i < o->n_depths; i++) {
-        rc = fill_to(s, o->depths[i], ids, logits, err);
+        rc = bench_kv_fill(s, o->depths[i], err);
         printf("| ms, KV depth %d |", (int)o->depths[i]);
-        for (int j = 0; rc == 0 && j < N_ROWS; j++) {
-            double ms = time_steps(s, o->depths[i], ROWS[j], o->reps, ids, logits, err);
-            if (ms < 0) rc = -1;
-            else printf(" %.2f |", ms);
+        for (int j = 0; rc == 0 && j < BENCH_N_BUCKETS; j++) {
+            double ms = 0;
+            rc = bench_step_ms(s, o->depths[i], bench_bucket_rows[j], o->reps, &ms, err);
+            if (rc == 0) printf(" %.2f |", ms);
             fflush(stdout);
         }
         printf("\n");

@@ -8,6 +8,7 @@
 #define SB_CLI_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,6 +26,7 @@ int cli_quantize(int argc, char **argv);
 int cli_edit(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_draftsim(int argc, char **argv);
+int cli_bench(int argc, char **argv);
 int cli_logits(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 
@@ -48,6 +50,26 @@ int cli_read_file(const char *path, char **data, int64_t *len);
  * printing "sb <cmd>: ..." naming the path where the default was expected. */
 const char *cli_model_path(const char *cmd, const char *given, char *buf,
                            size_t cap);
+/* Loads the model a command runs: *path (its -m) when not NULL, else the
+ * default model, whose path goes into buf[cap] and *path (so a report can
+ * name the file used). NULL after printing "sb <cmd>: ..." naming the file
+ * and what is wrong with it. Free with eng_model_free. */
+eng_model *cli_model_open(const char *cmd, const char **path, char *buf,
+                          size_t cap);
+
+/* Parses a command whose only options are -m MODEL and --help (which
+ * prints help on stdout); *model receives -m's value or stays NULL.
+ * Returns -1 to go on with the arguments from optind, else the exit code. */
+int cli_parse_model_opt(const char *cmd, int argc, char **argv,
+                        const char *help, const char **model);
+
+/* Options several commands take, parsed one way: --device cpu|cuda,
+ * --threads 1..1024, and on|off switches (flag names the option, e.g.
+ * "--speculation"). CLI_OK, or a usage exit naming the option and arg. */
+int cli_opt_device(const char *cmd, const char *arg, eng_device *out);
+int cli_opt_threads(const char *cmd, const char *arg, int *out);
+int cli_opt_on_off(const char *cmd, const char *flag, const char *arg,
+                   bool *out);
 
 /* ---- inspectable outputs (outputs.c) ---------------------------------- */
 

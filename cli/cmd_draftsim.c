@@ -18,7 +18,10 @@ static const char *cli__sim_help =
     "                         may copy from\n"
     "      --language L       fence tag or LSP languageId (default: from\n"
     "                         --input's extension)\n"
-    "      --drafter D        copy (default), ngram (prompt lookup) or none\n"
+    "      --drafter D        copy (default: syntax-aware where the language\n"
+    "                         has a grammar, else plain), copy-plain (token\n"
+    "                         copying without syntax), ngram (prompt lookup)\n"
+    "                         or none\n"
     "      --max-draft N      draft tokens per step, 1..63 (default 63)\n"
     "      --cost-table FILE  step cost by rows: lines 'ROWS COST', ROWS\n"
     "                         1..64 (a row count not listed costs what the\n"
@@ -68,7 +71,7 @@ static int cli__sim_parse(int argc, char **argv, cli_sim_opts *o) {
         case 'R':
             if (edit_drafter_parse(optarg, &o->sim.drafter, &err))
                 return cli_usage("draftsim", "--drafter '%s': expected copy, "
-                                 "ngram or none", optarg);
+                                 "copy-plain, ngram or none", optarg);
             o->drafter_name = optarg;
             break;
         case 'X':
@@ -173,7 +176,7 @@ int cli_draftsim(int argc, char **argv) {
     char *input = NULL, *expected = NULL;
     int64_t n_in = 0, n_exp = 0;
     eng_model *m = NULL;
-    sb_err err = {0};
+    char model_path[4096];
     rc = CLI_FAIL;
     if (cli_read_file(o.input, &input, &n_in)) {
         cli_fail("draftsim", "cannot read '%s': %m", o.input);
@@ -183,10 +186,9 @@ int cli_draftsim(int argc, char **argv) {
         cli_fail("draftsim", "cannot read '%s': %m", o.expected);
         goto done;
     }
-    if (!(m = eng_model_load(o.model, &err))) {
-        cli_fail("draftsim", "%s", err.msg);
+    if (!(m = cli_model_open("draftsim", &o.model, model_path,
+                             sizeof model_path)))
         goto done;
-    }
     rc = cli__sim_run(&o, m, input, n_in, expected, n_exp);
 done:
     eng_model_free(m);

@@ -40,22 +40,14 @@ typedef struct cli_edit_opts {
 /* Parses --speculation, --device and the numbers; CLI_OK or a usage exit. */
 static int cli__edit_opt(int c, cli_edit_opts *o) {
     long v;
+    bool on;
     switch (c) {
     case 'P':
-        if (!strcmp(optarg, "on")) o->edit.drafter = EDIT_DRAFTER_COPY;
-        else if (!strcmp(optarg, "off")) o->edit.drafter = EDIT_DRAFTER_NONE;
-        else return cli_usage("edit", "--speculation '%s': expected on or off", optarg);
+        if (cli_opt_on_off("edit", "--speculation", optarg, &on)) return CLI_USAGE;
+        o->edit.drafter = on ? EDIT_DRAFTER_COPY : EDIT_DRAFTER_NONE;
         return CLI_OK;
-    case 'D':
-        if (!strcmp(optarg, "cpu")) o->eng.device = ENG_DEVICE_CPU;
-        else if (!strcmp(optarg, "cuda")) o->eng.device = ENG_DEVICE_CUDA;
-        else return cli_usage("edit", "--device '%s': expected cpu or cuda", optarg);
-        return CLI_OK;
-    case 't':
-        if (cli_parse_int(optarg, 1, 1024, &v))
-            return cli_usage("edit", "--threads '%s': expected 1..1024", optarg);
-        o->eng.n_threads = (int)v;
-        return CLI_OK;
+    case 'D': return cli_opt_device("edit", optarg, &o->eng.device);
+    case 't': return cli_opt_threads("edit", optarg, &o->eng.n_threads);
     case 'X':
         if (cli_parse_int(optarg, 1, ENG_MAX_DRAFT, &v))
             return cli_usage("edit", "--max-draft '%s': expected 1..%d", optarg, ENG_MAX_DRAFT);
@@ -211,14 +203,12 @@ int cli_edit(int argc, char **argv) {
     int64_t len = 0;
     if (cli_read_file(o.file, &text, &len))
         return cli_fail("edit", "cannot read '%s': %m", o.file);
-    sb_err err = {0};
     char default_model[4096];
-    const char *model = cli_model_path("edit", o.model, default_model,
-                                       sizeof default_model);
-    eng_model *m = model ? eng_model_load(model, &err) : NULL;
+    eng_model *m = cli_model_open("edit", &o.model, default_model,
+                                  sizeof default_model);
     if (!m) {
         free(text);
-        return model ? cli_fail("edit", "%s", err.msg) : CLI_FAIL;
+        return CLI_FAIL;
     }
     edit_request rq = {.file = text, .file_len = len,
                        .instruction = o.instruction,

@@ -8,8 +8,9 @@
 #include "cli.h"
 
 static const char *cli__gen_help =
-    "usage: sb generate -m MODEL (-p TEXT | -f FILE) [options]\n"
-    "  -m, --model FILE     GGUF model (qwen2)\n"
+    "usage: sb generate [-m MODEL] (-p TEXT | -f FILE) [options]\n"
+    "  -m, --model FILE     GGUF model (qwen2; default: $SB_MODEL, else the\n"
+    "                       demo model beside sb)\n"
     "  -p, --prompt TEXT    prompt text\n"
     "  -f, --file FILE      read the prompt from FILE (- for stdin)\n"
     "  -n, --n-predict N    tokens to generate at most (default 128)\n"
@@ -121,14 +122,10 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
             o->gen.sampling.top_k = (int32_t)v;
             break;
         case 't':
-            if (cli_parse_int(optarg, 1, 1024, &v))
-                return cli_usage("generate", "--threads '%s': expected 1..1024", optarg);
-            o->eng.n_threads = (int)v;
+            if (cli_opt_threads("generate", optarg, &o->eng.n_threads)) return CLI_USAGE;
             break;
         case 'D':
-            if (!strcmp(optarg, "cpu")) o->eng.device = ENG_DEVICE_CPU;
-            else if (!strcmp(optarg, "cuda")) o->eng.device = ENG_DEVICE_CUDA;
-            else return cli_usage("generate", "--device '%s': expected cpu or cuda", optarg);
+            if (cli_opt_device("generate", optarg, &o->eng.device)) return CLI_USAGE;
             break;
         case 'c':
             if (cli_parse_int(optarg, 1, 1 << 24, &v))
@@ -148,9 +145,8 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
             o->gen.stop_len = (int32_t)strlen(optarg);
             break;
         case 'P':
-            if (!strcmp(optarg, "on")) o->speculation = true;
-            else if (!strcmp(optarg, "off")) o->speculation = false;
-            else return cli_usage("generate", "--speculation '%s': expected on or off", optarg);
+            if (cli_opt_on_off("generate", "--speculation", optarg, &o->speculation))
+                return CLI_USAGE;
             break;
         case 'G': o->draft_source = optarg; break;
         case 'R':
@@ -171,7 +167,6 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
         }
     }
     if (optind < argc) return cli_usage("generate", "unexpected argument '%s'", argv[optind]);
-    if (!o->model) return cli_usage("generate", "no model given (-m MODEL)");
     if (!o->prompt == !o->file) return cli_usage("generate", "give exactly one of -p TEXT or -f FILE");
     return CLI_OK;
 }
@@ -323,11 +318,12 @@ int cli_generate(int argc, char **argv) {
         text = strdup(o.prompt);
         if (!text) return cli_fail("generate", "out of memory");
     }
-    sb_err err = {0};
-    eng_model *m = eng_model_load(o.model, &err);
+    char default_model[4096];
+    eng_model *m = cli_model_open("generate", &o.model, default_model,
+                                  sizeof default_model);
     if (!m) {
         free(text);
-        return cli_fail("generate", "%s", err.msg);
+        return CLI_FAIL;
     }
     rc = cli__gen_run(&o, m, text, len);
     eng_model_free(m);

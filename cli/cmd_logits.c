@@ -22,9 +22,10 @@
 #endif
 
 static const char cli__logits_help[] =
-    "usage: sb logits -m MODEL (-p TEXT | -f FILE | --ids-in FILE) [options]\n"
+    "usage: sb logits [-m MODEL] (-p TEXT | -f FILE | --ids-in FILE) [options]\n"
     "                 --out PREFIX\n"
-    "  -m, --model FILE     GGUF model (qwen2)\n"
+    "  -m, --model FILE     GGUF model (qwen2; default: $SB_MODEL, else the\n"
+    "                       demo model beside sb)\n"
     "  -p, --prompt TEXT    prompt text (special-token text is matched, as in\n"
     "                       sb generate)\n"
     "  -f, --file FILE      read the prompt from FILE (- for stdin)\n"
@@ -43,9 +44,10 @@ static const char cli__logits_help[] =
     "the last prompt position, then one after each greedy token (STEPS+1 rows;\n"
     "with --prompt-logits n_prompt+STEPS rows from position 0). Greedy is the\n"
     "largest logit, the lowest id on a tie. PREFIX.json: format, model path\n"
-    "and SHA-256, n_vocab, device, prompt_ids, greedy_ids, steps,\n"
-    "first_position (of row 0), rows, layout and logits_file (the .bin's name,\n"
-    "beside the .json). Each file is written whole or not at all.\n";
+    "and SHA-256, n_vocab, device and device_name, engine_version,\n"
+    "prompt_ids, greedy_ids, steps, first_position (of row 0), rows, layout\n"
+    "and logits_file (the .bin's name, beside the .json). Each file is\n"
+    "written whole or not at all.\n";
 
 typedef struct cli_logits_opts {
     const char *model, *prompt, *file, *ids_in, *out;
@@ -88,14 +90,10 @@ static int cli__logits_parse(int argc, char **argv, cli_logits_opts *o) {
             o->steps = (int32_t)v;
             break;
         case 'D':
-            if (!strcmp(optarg, "cpu")) o->eng.device = ENG_DEVICE_CPU;
-            else if (!strcmp(optarg, "cuda")) o->eng.device = ENG_DEVICE_CUDA;
-            else return cli_usage("logits", "--device '%s': expected cpu or cuda", optarg);
+            if (cli_opt_device("logits", optarg, &o->eng.device)) return CLI_USAGE;
             break;
         case 't':
-            if (cli_parse_int(optarg, 1, 1024, &v))
-                return cli_usage("logits", "--threads '%s': expected 1..1024", optarg);
-            o->eng.n_threads = (int)v;
+            if (cli_opt_threads("logits", optarg, &o->eng.n_threads)) return CLI_USAGE;
             break;
         case 'C':
             if (cli_parse_int(optarg, 1, KRN_MAX_ROWS, &v))
@@ -107,7 +105,6 @@ static int cli__logits_parse(int argc, char **argv, cli_logits_opts *o) {
         }
     }
     if (optind < argc) return cli_usage("logits", "unexpected argument '%s'", argv[optind]);
-    if (!o->model) return cli_usage("logits", "no model given (-m MODEL)");
     if (!!o->prompt + !!o->file + !!o->ids_in != 1)
         return cli_usage("logits", "give exactly one of -p TEXT, -f FILE or --ids-in FILE");
     if (!o->out || !*o->out) return cli_usage("logits", "no output given (--out PREFIX)");
@@ -188,18 +185,21 @@ done:
 /* PREFIX.json's text (caller frees), NULL when out of memory or when the
  * model path is not UTF-8 (JSON strings must be). */
 static char *cli__logits_meta(const cli_logits_opts *o, eng_model *m,
-                              const int32_t *ids, int32_t n,
-                              const int32_t *greedy, const char *bin_name) {
+                              const eng_session *s, const int32_t *ids,
+                              int32_t n, const int32_t *greedy,
+                              const char *bin_name) {
     int32_t first = o->prompt_logits ? 0 : n - 1;
     char layout[160];
     snprintf(layout, sizeof layout, "float32-le, (%s+steps) x n_vocab, row 0 = %s",
              o->prompt_logits ? "n_prompt" : "1",
              o->prompt_logits ? "prompt position 0" : "last prompt position");
     json_t *meta = json_pack(
-        "{s:s, s:s, s:s, s:i, s:s, s:o, s:o, s:i, s:i, s:i, s:s, s:s}",
+        "{s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:i, s:i, s:i, s:s, s:s}",
         "format", "sb-logits-1", "model", o->model,
         "model_sha256", eng_model_sha256(m), "n_vocab", (json_int_t)eng_n_vocab(m),
         "device", o->eng.device == ENG_DEVICE_CUDA ? "cuda" : "cpu",
+        "device_name", eng_session_device_name(s),
+        "engine_version", eng_version(),
         "prompt_ids", cli_ids_json(ids, n),
         "greedy_ids", cli_ids_json(greedy, o->steps),
         "steps", (json_int_t)o->steps, "first_position", (json_int_t)first,
@@ -225,7 +225,8 @@ static int cli__logits_write(const cli_logits_opts *o, eng_model *m,
     int rc = cli__logits_compute(o, s, ids, n, d, greedy);
     if (!rc) {
         const char *slash = strrchr(d->bin, '/');
-        meta = cli__logits_meta(o, m, ids, n, greedy, slash ? slash + 1 : d->bin);
+        meta = cli__logits_meta(o, m, s, ids, n, greedy,
+                                slash ? slash + 1 : d->bin);
         if (!meta) rc = cli_fail("logits", "cannot describe the dump in JSON "
                                  "(out of memory, or a model path that is not UTF-8)");
     }
@@ -284,9 +285,10 @@ int cli_logits(int argc, char **argv) {
     cli_logits_opts o = {0};
     int rc = cli__logits_parse(argc, argv, &o);
     if (rc) return rc < 0 ? CLI_OK : rc;
-    sb_err err = {0};
-    eng_model *m = eng_model_load(o.model, &err);
-    if (!m) return cli_fail("logits", "%s", err.msg);
+    char default_model[4096];
+    eng_model *m = cli_model_open("logits", &o.model, default_model,
+                                  sizeof default_model);
+    if (!m) return CLI_FAIL;
     int32_t *ids = NULL, n = 0;
     rc = cli__logits_prompt(&o, m, &ids, &n);
     if (!rc && n == 0) rc = cli_fail("logits", "the prompt has no tokens");

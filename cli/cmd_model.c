@@ -66,16 +66,23 @@ int cli_mkmodel(int argc, char **argv) {
     return CLI_OK;
 }
 
+static const char cli__info_help[] =
+    "usage: sb info [MODEL | -m MODEL]\n"
+    "Prints the architecture, shapes, tensor types and bytes of a GGUF model,\n"
+    "after validating it. Without MODEL: $SB_MODEL, else the demo model\n"
+    "beside sb.\n";
+
 int cli_info(int argc, char **argv) {
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        puts("usage: sb info MODEL\nPrints the architecture, shapes, tensor "
-             "types and bytes of a GGUF model, after validating it.");
-        return CLI_OK;
-    }
-    if (argc != 2) return cli_usage("info", "expected exactly one MODEL argument");
-    sb_err err = {0};
-    eng_model *m = eng_model_load(argv[1], &err);
-    if (!m) return cli_fail("info", "%s", err.msg);
+    const char *path = NULL;
+    int rc = cli_parse_model_opt("info", argc, argv, cli__info_help, &path);
+    if (rc >= 0) return rc;
+    if (optind < argc && !path) path = argv[optind++];
+    if (optind < argc) return cli_usage("info", "expected at most one MODEL");
+    char default_model[4096];
+    eng_model *m = cli_model_open("info", &path, default_model,
+                                  sizeof default_model);
+    if (!m) return CLI_FAIL;
+    printf("file:          %s\n", path); /* the default's, when none given */
     eng_model_describe(m, stdout);
     eng_model_free(m);
     return CLI_OK;

@@ -4,13 +4,10 @@
  * what `sb edit` will show it. tools/train/ tokenizes its training set with
  * the --tasks form.
  *
- * The answer a model should give for an edited file is the reply format of
- * engine/prompt.c (and edit/edit.h's edit_answer_text): the edited file,
- * "\n" (always when the prompt added one to the original, else only when
- * the edited file lacks it), the prompt's fence, then <|im_end|>. It is
- * encoded on its own, with special matching off, because that is what a
- * model generating after the prompt produces: a token never straddles the
- * prompt's end.
+ * The answer a model should give for an edited file is edit/edit.h's
+ * edit_reply_ids: the reply text (the edited file, its closing fence) as
+ * one piece of plain text, then <|im_end|> — what a model generating after
+ * the prompt produces, since a token never straddles the prompt's end.
  */
 #include <getopt.h>
 #include <jansson.h>
@@ -18,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../edit/edit.h"
 #include "cli.h"
 
 static const char cli__prompt_help[] =
@@ -27,7 +25,12 @@ static const char cli__prompt_help[] =
     "The edit prompt for applying INSTRUCTION to FILE, as token ids on one\n"
     "line (--text: the prompt's text instead). With --edited, a second line\n"
     "holds the ids of the answer a model should give: the edited file, the\n"
-    "closing fence and <|im_end|>.\n"
+    "closing fence and <|im_end|> (an edited file with a line that would\n"
+    "close the fence early is refused).\n"
+    "The fence is tagged as sb edit tags it: --language (a fence tag or an\n"
+    "LSP languageId), else FILE's extension.\n"
+    "-m MODEL: the GGUF model whose tokenizer to use (default: $SB_MODEL,\n"
+    "else the demo model beside sb).\n"
     "--tasks reads one JSON object a line, {\"instruction\", \"file\",\n"
     "\"edited\", \"lang\" (or \"language\"; optional)}, and writes IDS.bin\n"
     "(atomically): \"SBTOK001\", then per task u32 n_prompt, u32 n_answer and\n"
@@ -70,52 +73,6 @@ static int cli__prompt_parse(int argc, char **argv, cli__prompt_opts *o) {
     return -1;
 }
 
-/* ---- the answer ---- */
-
-/* The reply text for `edited` (see the top of this file); malloc'd. */
-static char *cli__answer_text(const char *file, int64_t file_len,
-                              const char *edited, int64_t edited_len,
-                              int64_t *len) {
-    int64_t fence = eng_edit_fence_len(file, file_len);
-    bool added = file_len > 0 && file[file_len - 1] != '\n';
-    bool newline = edited_len > 0 &&
-                   (added || edited[edited_len - 1] != '\n');
-    char *s = malloc((size_t)(edited_len + 1 + fence + 1));
-    if (!s) return NULL;
-    memcpy(s, edited, (size_t)edited_len);
-    int64_t n = edited_len;
-    if (newline) s[n++] = '\n';
-    memset(s + n, '`', (size_t)fence);
-    n += fence;
-    s[n] = '\0';
-    *len = n;
-    return s;
-}
-
-/* The answer's ids: its text without special matching, then <|im_end|>. */
-static int cli__answer_ids(const eng_model *m, const char *file,
-                           int64_t file_len, const char *edited,
-                           int64_t edited_len, int32_t **ids, int64_t *n,
-                           sb_err *err) {
-    int32_t end = eng_special_id(m, "<|im_end|>");
-    if (end < 0)
-        return sb_err_set(err, __func__, "the model has no <|im_end|> token");
-    int64_t len = 0;
-    char *text = cli__answer_text(file, file_len, edited, edited_len, &len);
-    int32_t *buf = text ? malloc((size_t)(3 * len + 2) * sizeof *buf) : NULL;
-    int64_t k = buf ? eng_tokenize_ex(m, text, len, buf, 3 * len + 1, 0) : -1;
-    free(text);
-    if (k < 0) {
-        free(buf);
-        return sb_err_set(err, __func__, "out of memory for an answer of %lld "
-                          "bytes", (long long)edited_len);
-    }
-    buf[k++] = end;
-    *ids = buf;
-    *n = k;
-    return 0;
-}
-
 /* ---- one edit on the command line ---- */
 
 static void cli__print_line(const int32_t *ids, int64_t n) {
@@ -125,8 +82,8 @@ static void cli__print_line(const int32_t *ids, int64_t n) {
 
 static int cli__prompt_one(const eng_model *m, const cli__prompt_opts *o) {
     char *file = NULL, *edited = NULL, *text = NULL;
-    int32_t *ids = NULL, *ans = NULL;
-    int64_t file_len = 0, edited_len = 0, n = 0, n_ans = 0, text_len = 0;
+    int32_t *ids = NULL, *ans = NULL, n_ans = 0;
+    int64_t file_len = 0, edited_len = 0, n = 0, text_len = 0;
     sb_err err = {0};
     int rc = CLI_FAIL;
     if (cli_read_file(o->file, &file, &file_len)) {
@@ -137,8 +94,11 @@ static int cli__prompt_one(const eng_model *m, const cli__prompt_opts *o) {
         cli_fail("prompt", "cannot read '%s': %m", o->edited);
         goto done;
     }
+    /* the fence's tag as sb edit picks it: the flag, else FILE's extension */
+    const char *lang = edit_language(o->language,
+                                     strcmp(o->file, "-") ? o->file : NULL);
     eng_edit_request r = {o->instruction, (int64_t)strlen(o->instruction), file,
-                          file_len, o->language};
+                          file_len, lang};
     if (o->text ? eng_edit_prompt(&r, &text, &text_len, &err)
                 : eng_edit_prompt_tokens(m, &r, &ids, &n, &err)) {
         cli_fail("prompt", "%s", err.msg);
@@ -147,8 +107,8 @@ static int cli__prompt_one(const eng_model *m, const cli__prompt_opts *o) {
     if (o->text) fwrite(text, 1, (size_t)text_len, stdout);
     else cli__print_line(ids, n);
     if (edited) {
-        if (cli__answer_ids(m, file, file_len, edited, edited_len, &ans, &n_ans,
-                            &err)) {
+        if (edit_reply_ids(m, file, file_len, edited, edited_len, &ans, &n_ans,
+                           &err)) {
             cli_fail("prompt", "%s", err.msg);
             goto done;
         }
@@ -196,8 +156,8 @@ static int cli__prompt_task(const eng_model *m, const char *line, size_t len,
         return sb_err_set(err, __func__, "line %ld is not a JSON object (%s)",
                           lineno, task ? "another JSON value" : je.text);
     }
-    int64_t il = 0, fl = 0, el = 0, ll = 0, n = 0, n_ans = 0;
-    int32_t *ids = NULL, *ans = NULL;
+    int64_t il = 0, fl = 0, el = 0, ll = 0, n = 0;
+    int32_t *ids = NULL, *ans = NULL, n_ans = 0;
     int rc = -1;
     const char *instr = cli__member(task, "instruction", true, &il, lineno, err);
     const char *file = cli__member(task, "file", true, &fl, lineno, err);
@@ -208,14 +168,14 @@ static int cli__prompt_task(const eng_model *m, const char *line, size_t len,
     eng_edit_request r = {instr, il, file, fl, lang};
     sb_err e = {0};
     if (eng_edit_prompt_tokens(m, &r, &ids, &n, &e) ||
-        cli__answer_ids(m, file, fl, edited, el, &ans, &n_ans, &e)) {
+        edit_reply_ids(m, file, fl, edited, el, &ans, &n_ans, &e)) {
         sb_err_set(err, __func__, "task on line %ld: %s", lineno, e.msg);
         goto done;
     }
     cli__put_u32(out, (uint32_t)n);
     cli__put_u32(out, (uint32_t)n_ans);
     for (int64_t i = 0; i < n; i++) cli__put_u32(out, (uint32_t)ids[i]);
-    for (int64_t i = 0; i < n_ans; i++) cli__put_u32(out, (uint32_t)ans[i]);
+    for (int32_t i = 0; i < n_ans; i++) cli__put_u32(out, (uint32_t)ans[i]);
     rc = 0;
 done:
     free(ids);
@@ -267,12 +227,10 @@ int cli_prompt(int argc, char **argv) {
     cli__prompt_opts o = {0};
     int rc = cli__prompt_parse(argc, argv, &o);
     if (rc >= 0) return rc;
-    char path[4096];
-    const char *model = cli_model_path("prompt", o.model, path, sizeof path);
-    if (!model) return CLI_FAIL;
-    sb_err err = {0};
-    eng_model *m = eng_model_load(model, &err);
-    if (!m) return cli_fail("prompt", "%s", err.msg);
+    char default_model[4096];
+    eng_model *m = cli_model_open("prompt", &o.model, default_model,
+                                  sizeof default_model);
+    if (!m) return CLI_FAIL;
     rc = o.tasks ? cli__prompt_tasks(m, &o) : cli__prompt_one(m, &o);
     eng_model_free(m);
     return rc;

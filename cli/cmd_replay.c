@@ -70,7 +70,6 @@ static int cli__replay_parse(int argc, char **argv, cli_replay_opts *o) {
         {"model", 1, 0, 'm'}, {"device", 1, 0, 'D'}, {"threads", 1, 0, 't'},
         {"speculation", 1, 0, 'P'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     o->speculation = true;
-    long v;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
@@ -78,19 +77,14 @@ static int cli__replay_parse(int argc, char **argv, cli_replay_opts *o) {
         case 'm': o->model = optarg; break;
         case 'D':
             o->device_set = true;
-            if (!strcmp(optarg, "cpu")) o->device = ENG_DEVICE_CPU;
-            else if (!strcmp(optarg, "cuda")) o->device = ENG_DEVICE_CUDA;
-            else return cli_usage("replay", "--device '%s': expected cpu or cuda", optarg);
+            if (cli_opt_device("replay", optarg, &o->device)) return CLI_USAGE;
             break;
         case 't':
-            if (cli_parse_int(optarg, 1, 1024, &v))
-                return cli_usage("replay", "--threads '%s': expected 1..1024", optarg);
-            o->threads = (int)v;
+            if (cli_opt_threads("replay", optarg, &o->threads)) return CLI_USAGE;
             break;
         case 'P':
-            if (!strcmp(optarg, "on")) o->speculation = true;
-            else if (!strcmp(optarg, "off")) o->speculation = false;
-            else return cli_usage("replay", "--speculation '%s': expected on or off", optarg);
+            if (cli_opt_on_off("replay", "--speculation", optarg, &o->speculation))
+                return CLI_USAGE;
             break;
         case 'h': fputs(cli__replay_help, stdout); return -1;
         default: return cli_usage("replay", "bad option");
@@ -150,11 +144,16 @@ static bool cli__replay_entry(const cli_replay_opts *o, cli_replay_engine *eng,
         if (same)
             printf("identical (%d tokens, sha256 %s)\n", (int)k, r.gen.sha256);
         else if (k < n)
-            printf("different at token %d (log %d, replay %d)\n", (int)k,
+            printf("different at token %d (log %d, replay %d)", (int)k,
                    (int)e->output[k], (int)r.gen.tokens[k]);
         else
-            printf("different at token %d (log has %d tokens, replay %d)\n", (int)k,
+            printf("different at token %d (log has %d tokens, replay %d)", (int)k,
                    (int)e->n_output, (int)r.gen.n_tokens);
+        /* The contract holds for one engine version (DESIGN.md §2). */
+        if (!same && e->engine_version && strcmp(e->engine_version, eng_version()))
+            printf("; logged by engine %s, replayed by %s", e->engine_version,
+                   eng_version());
+        if (!same) putchar('\n');
     }
     edit_result_free(&r);
     return same;

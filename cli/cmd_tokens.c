@@ -9,8 +9,10 @@
 #include "cli.h"
 
 static const char cli__tok_help[] =
-    "usage: sb tokenize -m MODEL [--ids | --pieces] [--no-special] [--stats]"
+    "usage: sb tokenize [-m MODEL] [--ids | --pieces] [--no-special] [--stats]"
     " < text\n"
+    "  -m MODEL      GGUF model whose tokenizer to use (default: $SB_MODEL,\n"
+    "                else the demo model beside sb)\n"
     "  --ids         the ids on one line, separated by spaces (default)\n"
     "  --pieces      one token per line: its id, a tab, and its bytes escaped\n"
     "                for the terminal (\\n \\t \\r \\\\, \\xHH for bytes that are\n"
@@ -42,8 +44,9 @@ static int cli__tok_parse(int argc, char **argv, cli__tok_opts *o) {
         default: return cli_usage("tokenize", "bad option");
         }
     }
-    if (!o->model || optind < argc)
-        return cli_usage("tokenize", "expected -m MODEL and text on stdin");
+    if (optind < argc)
+        return cli_usage("tokenize", "unexpected argument '%s' (the text comes "
+                         "on stdin)", argv[optind]);
     return -1;
 }
 
@@ -73,27 +76,6 @@ static void cli__put_escaped(const char *s, int64_t n, FILE *out) {
     }
 }
 
-/* Encodes text into a malloc'd array (*ids, *n): a first try sized by the
- * text, a second of exactly the count the first reported. */
-static int cli__encode(const eng_model *m, const char *text, int64_t len,
-                       unsigned flags, int32_t **ids, int64_t *n) {
-    int64_t cap = len + 16;
-    int32_t *buf = malloc((size_t)cap * sizeof *buf);
-    int64_t got = buf ? eng_tokenize_ex(m, text, len, buf, cap, flags) : -1;
-    if (got > cap) {
-        int32_t *grown = realloc(buf, (size_t)got * sizeof *buf);
-        if (grown) buf = grown;
-        got = grown ? eng_tokenize_ex(m, text, len, buf, got, flags) : -1;
-    }
-    if (got < 0) {
-        free(buf);
-        return -1;
-    }
-    *ids = buf;
-    *n = got;
-    return 0;
-}
-
 static void cli__print_ids(const eng_model *m, const int32_t *ids, int64_t n,
                            bool pieces) {
     for (int64_t i = 0; i < n; i++) {
@@ -114,23 +96,22 @@ int cli_tokenize(int argc, char **argv) {
     cli__tok_opts o = {0};
     int rc = cli__tok_parse(argc, argv, &o);
     if (rc >= 0) return rc;
-    sb_err err = {0};
-    eng_model *m = eng_model_load(o.model, &err);
-    if (!m) return cli_fail("tokenize", "%s", err.msg);
+    char default_model[4096];
+    eng_model *m = cli_model_open("tokenize", &o.model, default_model,
+                                  sizeof default_model);
+    if (!m) return CLI_FAIL;
     char *text = NULL;
-    int32_t *ids = NULL;
-    int64_t len = 0, n = 0;
+    int32_t *ids = NULL, n = 0;
+    int64_t len = 0;
     rc = CLI_FAIL;
     if (cli_read_file("-", &text, &len)) {
         cli_fail("tokenize", "cannot read stdin: %m");
         goto done;
     }
     double t0 = sb_now();
-    if (cli__encode(m, text, len, o.no_special ? 0 : ENG_TOK_SPECIAL, &ids, &n)) {
-        cli_fail("tokenize", "out of memory for %lld bytes of text",
-                 (long long)len);
+    if (cli_tokens(m, "tokenize", "text", text, len,
+                   o.no_special ? 0 : ENG_TOK_SPECIAL, &ids, &n))
         goto done;
-    }
     double dt = sb_now() - t0;
     cli__print_ids(m, ids, n, o.pieces);
     if (o.stats)
@@ -166,31 +147,25 @@ static int cli__detok_text(const eng_model *m, const char *text) {
     return CLI_OK;
 }
 
+static const char cli__detok_help[] =
+    "usage: sb detokenize [-m MODEL] < ids\n"
+    "  writes the bytes of the whitespace-separated ids\n"
+    "  -m MODEL      GGUF model whose vocabulary to use (default: $SB_MODEL,\n"
+    "                else the demo model beside sb)\n";
+
 int cli_detokenize(int argc, char **argv) {
-    static const struct option longs[] = {
-        {"model", 1, 0, 'm'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     const char *path = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
-        if (c == 'm') {
-            path = optarg;
-        } else if (c == 'h') {
-            printf("usage: sb detokenize -m MODEL < ids\n"
-                   "  writes the bytes of the whitespace-separated ids\n");
-            return CLI_OK;
-        } else {
-            return cli_usage("detokenize", "bad option");
-        }
-    }
-    if (!path || optind < argc)
-        return cli_usage("detokenize", "expected -m MODEL and ids on stdin");
-    sb_err err = {0};
-    eng_model *m = eng_model_load(path, &err);
-    if (!m) return cli_fail("detokenize", "%s", err.msg);
+    int rc = cli_parse_model_opt("detokenize", argc, argv, cli__detok_help, &path);
+    if (rc >= 0) return rc;
+    if (optind < argc)
+        return cli_usage("detokenize", "unexpected argument '%s' (the ids come "
+                         "on stdin)", argv[optind]);
+    char default_model[4096];
+    eng_model *m = cli_model_open("detokenize", &path, default_model,
+                                  sizeof default_model);
+    if (!m) return CLI_FAIL;
     char *text = NULL;
     int64_t len = 0;
-    int rc;
     if (cli_read_file("-", &text, &len)) {
         rc = cli_fail("detokenize", "cannot read stdin: %m");
     } else {

@@ -14,17 +14,28 @@
 int cli_tokens(const eng_model *m, const char *cmd, const char *what,
                const char *text, int64_t len, unsigned flags, int32_t **ids,
                int32_t *n) {
-    /* At most 3 ids per input byte (an invalid byte becomes U+FFFD, three
-     * bytes that may not merge), plus one: eng_tokenize's stated bound. */
-    int64_t cap = 3 * len + 1;
-    *ids = cap <= INT32_MAX ? malloc((size_t)cap * sizeof **ids) : NULL;
-    if (!*ids) return cli_fail(cmd, "out of memory for the %s", what);
-    int64_t got = eng_tokenize_ex(m, text, len, *ids, cap, flags);
-    if (got < 0 || got > cap) {
-        free(*ids);
-        *ids = NULL;
-        return cli_fail(cmd, "could not tokenize the %s", what);
+    /* A first try sized by the text (ids rarely outnumber bytes), then one
+     * of exactly the count it reported, which eng_tokenize never exceeds. */
+    int64_t cap = len + 16, got = -1;
+    int32_t *buf = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        int32_t *grown = cap <= INT32_MAX
+                             ? realloc(buf, (size_t)cap * sizeof *buf) : NULL;
+        if (!grown) {
+            free(buf);
+            return cli_fail(cmd, "out of memory for the %s's token ids", what);
+        }
+        buf = grown;
+        got = eng_tokenize_ex(m, text, len, buf, cap, flags);
+        if (got <= cap) break;
+        cap = got;
     }
+    if (got < 0 || got > cap) {
+        free(buf);
+        return cli_fail(cmd, "could not tokenize the %s (%lld bytes)", what,
+                        (long long)len);
+    }
+    *ids = buf;
     *n = (int32_t)got;
     return CLI_OK;
 }

@@ -16,6 +16,7 @@ static const cli_command cli__commands[] = {
     {"generate", cli_generate, "generate text from a prompt"},
     {"edit", cli_edit, "apply an instruction to a file"},
     {"draftsim", cli_draftsim, "project a drafter's speedup on a known edit"},
+    {"bench", cli_bench, "the code-edit benchmark: speed off/on, ceilings, engine"},
     {"replay", cli_replay, "re-run a session log's edits, compare the tokens"},
     {"mkmodel", cli_mkmodel, "write a synthetic qwen2 GGUF model"},
     {"info", cli_info, "describe a GGUF model"},
@@ -28,7 +29,8 @@ static const cli_command cli__commands[] = {
 };
 
 static void cli__help(FILE *out) {
-    fprintf(out, "usage: sb COMMAND [options]   (sb COMMAND --help for its options)\n\n");
+    fprintf(out, "usage: sb COMMAND [options]   (sb COMMAND --help for its options)\n"
+            "       sb --version\n\n");
     for (size_t i = 0; i < sizeof cli__commands / sizeof cli__commands[0]; i++)
         fprintf(out, "  %-11s %s\n", cli__commands[i].name, cli__commands[i].summary);
 }
@@ -40,6 +42,11 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         cli__help(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("sb %s (CUDA backend %s)\n", eng_version(),
+               krn_cuda_built() ? "built" : "not built");
         return CLI_OK;
     }
     for (size_t i = 0; i < sizeof cli__commands / sizeof cli__commands[0]; i++)

@@ -1,5 +1,7 @@
-/* Shared helpers of the sb subcommands: messages, number parsing, files. */
+/* Shared helpers of the sb subcommands: messages, number parsing, files,
+ * the model, and the options several commands take. */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -99,4 +101,60 @@ const char *cli_model_path(const char *cmd, const char *given, char *buf,
         return NULL;
     }
     return buf;
+}
+
+eng_model *cli_model_open(const char *cmd, const char **path, char *buf,
+                          size_t cap) {
+    const char *use = cli_model_path(cmd, *path, buf, cap);
+    if (!use) return NULL;
+    sb_err err = {0};
+    eng_model *m = eng_model_load(use, &err);
+    if (!m) {
+        cli_fail(cmd, "%s", err.msg);
+        return NULL;
+    }
+    *path = use;
+    return m;
+}
+
+int cli_parse_model_opt(const char *cmd, int argc, char **argv,
+                        const char *help, const char **model) {
+    static const struct option longs[] = {
+        {"model", 1, 0, 'm'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
+        if (c == 'm') {
+            *model = optarg;
+        } else if (c == 'h') {
+            fputs(help, stdout);
+            return CLI_OK;
+        } else {
+            return cli_usage(cmd, "bad option");
+        }
+    }
+    return -1;
+}
+
+int cli_opt_device(const char *cmd, const char *arg, eng_device *out) {
+    if (!strcmp(arg, "cpu")) *out = ENG_DEVICE_CPU;
+    else if (!strcmp(arg, "cuda")) *out = ENG_DEVICE_CUDA;
+    else return cli_usage(cmd, "--device '%s': expected cpu or cuda", arg);
+    return CLI_OK;
+}
+
+int cli_opt_threads(const char *cmd, const char *arg, int *out) {
+    long v;
+    if (cli_parse_int(arg, 1, 1024, &v))
+        return cli_usage(cmd, "--threads '%s': expected 1..1024", arg);
+    *out = (int)v;
+    return CLI_OK;
+}
+
+int cli_opt_on_off(const char *cmd, const char *flag, const char *arg,
+                   bool *out) {
+    if (!strcmp(arg, "on")) *out = true;
+    else if (!strcmp(arg, "off")) *out = false;
+    else return cli_usage(cmd, "%s '%s': expected on or off", flag, arg);
+    return CLI_OK;
 }

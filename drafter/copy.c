@@ -8,10 +8,19 @@
  * it at the first disagreement; propose() copies from it, or, without
  * one, finds a new span (copy__find) and keeps it as the cursor.
  *
- * With syntax (syntax.h: units, boundary tokens), finding prefers spans
- * that do not go back into units already copied, and after the output
- * leaves the source, a line end brings the cursor back at the next
- * boundary. How far to copy is the cost-table rule of length.h.
+ * With opts.starts_like_source a generation starts with the cursor at the
+ * source's first token: an edit's answer starts where the file starts.
+ * (The edit prompt holds the file too: a lookup would find the prompt's
+ * copy, and copying from the history the drafter would not know where the
+ * output leaves the source, which the syntax rules and edit replay need.)
+ *
+ * With syntax (syntax.h: units, boundary tokens), finding prefers, among
+ * equally good spans, one that does not go back into units already
+ * copied; after the output leaves the source, a line end brings the
+ * cursor back at the next boundary, and a short change inside a line
+ * resumes right after what it replaced. How far to copy is the cost-table
+ * rule of length.h, with the kind of each draft token (length.h) telling
+ * how the span was found and whether it has settled.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +33,6 @@
 /* Occurrences examined per lookup and side, and the longest agreement
  * measured: bounds on a lookup's cost, not on what can be copied. */
 enum { COPY__MAX_CANDIDATES = 32, COPY__MAX_AGREE = 32 };
-/* A span behind the current unit (in units already copied) beats one
- * ahead only with this much agreement: code moved from there. */
-enum { COPY__BEHIND_WINS = 16 };
 /* Tokens a source span must hold before the output counts as back in the
  * source (a shorter match may be a coincidence inside new text). */
 enum { COPY__SETTLED = 4 };
@@ -52,15 +58,19 @@ struct drf_copy {
     drf__spos cur;         /* SOURCE: a place in the source through subs;
                               HISTORY: cur.at */
     bool fresh;            /* the cursor was just found */
-    int32_t held;          /* tokens its span has held since */
+    uint8_t fresh_kind;    /* how (drf__kind of its first token): FRESH for
+                              a lookup, RESYNC or REPLACE for a guess */
+    int32_t held;          /* tokens its span has held since (source or
+                              history) */
     int32_t src_next;      /* the source position after the last token copied
                               from the source: where source order resumes */
     int32_t div, div_h;    /* where the output left the source: the source
                               position it did not follow and the history
                               index of the token it wrote instead; div -1:
                               the output is not known to be away */
-    int32_t learn_at;      /* the cursor is a one-for-one replacement
-                              resuming here; -1: it is not */
+    int32_t ret_p, ret_h;  /* where the cursor's span began: its source
+                              position and the history index of the first
+                              token it was to predict */
 };
 
 /* ==== finding a span ======================================================= */
@@ -136,13 +146,17 @@ static void copy__lookup_history(const drf_copy *c, copy__pick *pk) {
     }
 }
 
-/* The best span for the history's tail (where NONE when there is none). */
+/* The best span for the history's tail (where NONE when there is none):
+ * the longest agreement; among equals, one at or after the unit last
+ * copied from (source order), so that a repeated line is taken from the
+ * place being copied, not from one already done. A span behind with
+ * longer agreement still wins: code moved from there. */
 static copy__cand copy__lookup(const drf_copy *c) {
     copy__pick pk = {{COPY__NONE, 0, 0}, {COPY__NONE, 0, 0}};
     if (c->hist.n < c->o.min_match) return pk.any;
     copy__lookup_source(c, &pk);
     if (!c->o.source_only) copy__lookup_history(c, &pk);
-    if (pk.ahead.where != COPY__NONE && pk.any.agree < COPY__BEHIND_WINS)
+    if (pk.ahead.where != COPY__NONE && pk.ahead.agree >= pk.any.agree)
         return pk.ahead;
     return pk.any;
 }
@@ -165,35 +179,40 @@ static int32_t copy__resync_at(const drf_copy *c) {
     return q < c->src.n ? q : -1;
 }
 
-/* The output left the source at div and comes back at p (its history tail
- * from index o_end on equals src[p..]): what it wrote in between,
- * hist[div_h..o_end-1], replaces src[div..p-1]. Only
- * changes within a line are learnt (a rename, a changed type); inserted
- * and changed lines are not edits to repeat. */
+/* The output left the source at div and came back at p, the history from
+ * index o_end on following src[p..] (its first token held). What it wrote in between, hist[div_h..o_end-1], replaced
+ * src[div..p-1]; trimmed of the tokens both end with (a lookup or a guess
+ * may have come back a little late), that is the edit to replay: a
+ * rename, a changed type, an argument added to each call. */
 static void copy__learn(drf_copy *c, int32_t p, int32_t o_end) {
     const int32_t div = c->div;
-    if (div < 1 || p < div || c->div_h < 1 || o_end < c->div_h ||
-        c->hist.v[c->div_h - 1] != c->src.v[div - 1])
+    if (div < 1 || p < div || p >= c->src.n || c->div_h < 1 ||
+        o_end < c->div_h || c->hist.v[c->div_h - 1] != c->src.v[div - 1])
         return;
-    for (int32_t i = c->div_h; i < o_end; i++)
-        if (copy__ends_line(c, c->hist.v[i])) return;
-    for (int32_t i = div; i < p; i++)
-        if (copy__ends_line(c, c->src.v[i])) return;
+    while (p > div && o_end > c->div_h &&
+           c->src.v[p - 1] == c->hist.v[o_end - 1])
+        p--, o_end--;
     drf__subst_add(&c->subs, c->src.v + div, p - div, c->hist.v + c->div_h,
                    o_end - c->div_h, c->src.v[div - 1], c->src.v[p]);
 }
 
 /* Most tokens a change inside a line may replace one for one (a name, a
- * literal, a type) and still be taken for a replacement. */
-enum { COPY__REPLACE_MAX = 3 };
+ * literal, a type) and still be taken for a replacement: measured on the
+ * edit tasks, a guess after 3 held about one time in fifteen. */
+enum { COPY__REPLACE_MAX = 2 };
 
 /* After the output left the source inside a unit and wrote k tokens (no
  * line end among them) in place of the k source tokens there: the place
- * right after them, the next node in source order, or -1. */
+ * right after them, the next node in source order, or -1. Not when it
+ * left at a unit's head: a line that starts differently is far more often
+ * a new line inserted before the unit (a comment, a check) than a unit
+ * whose first word changed. */
 static int32_t copy__replaced_at(const drf_copy *c) {
     if (!c->syn || c->div < 0 || !c->hist_ok) return -1;
     const int32_t k = c->hist.n - c->div_h, at = c->div + k;
-    if (k < 1 || k > COPY__REPLACE_MAX || at >= c->src.n) return -1;
+    if (k < 1 || k > COPY__REPLACE_MAX || at >= c->src.n ||
+        drf__syntax_at_unit_head(c->syn, c->div))
+        return -1;
     for (int32_t i = 0; i < k; i++)
         if (copy__ends_line(c, c->hist.v[c->div_h + i]) ||
             copy__ends_line(c, c->src.v[c->div + i]))
@@ -201,42 +220,60 @@ static int32_t copy__replaced_at(const drf_copy *c) {
     return at;
 }
 
+/* Puts the cursor at `at` in `where`, a span just found `kind`-wise. */
+static void copy__set(drf_copy *c, copy__where where, int32_t at,
+                      uint8_t kind) {
+    c->where = where;
+    c->cur = (drf__spos){.at = at, .sub = -1, .applied = -1};
+    c->fresh = true;
+    c->fresh_kind = kind;
+    c->held = 0;
+    c->ret_p = at;
+    c->ret_h = c->hist.n;
+}
+
 /* Sets the cursor to the best span for the output so far, or to none. */
 static void copy__find(drf_copy *c) {
     c->where = COPY__NONE;
     if (!c->hist_ok) return; /* no complete history: no key to look up */
     copy__cand best = copy__lookup(c);
+    uint8_t kind = DRF__KIND_FRESH;
+    /* Guesses, for the output away from the source (div >= 0): the new
+     * tokens it wrote since it left. */
+    const int32_t written = c->hist.n - c->div_h;
     /* A one-for-one change resumes right after itself, unless a lookup
-     * found a span in the same unit or one that agrees long enough to be
-     * code moved from elsewhere. */
+     * found a span in the same unit, or one that agrees with min_match
+     * tokens of what came before the change too: then the new text goes
+     * on as a place elsewhere does (lines reordered, a name moved). */
     int32_t r = copy__replaced_at(c);
-    c->learn_at = -1;
-    if (r >= 0 && best.agree < COPY__BEHIND_WINS &&
+    if (r >= 0 && best.agree < written + c->o.min_match &&
         !(best.where == COPY__SOURCE &&
           drf__syntax_unit_of(c->syn, best.at - 1) ==
               drf__syntax_unit_of(c->syn, c->div))) {
         best = (copy__cand){COPY__SOURCE, r, 0};
-        c->learn_at = r; /* learnt once the output confirms it (accept) */
+        kind = DRF__KIND_REPLACE;
     }
     int32_t q = copy__resync_at(c);
     /* A lookup beats the boundary only with agreement that reaches back
      * past the new text, into the context both share. */
-    if (q >= 0 && best.agree <= c->hist.n - c->div_h)
+    if (q >= 0 && best.agree <= written) {
         best = (copy__cand){COPY__SOURCE, q, 0};
-    else if (best.where == COPY__SOURCE && c->learn_at < 0)
-        copy__learn(c, best.at - c->o.min_match, c->hist.n - c->o.min_match);
-    c->where = best.where;
-    c->cur = (drf__spos){.at = best.at, .sub = -1, .applied = -1};
-    c->fresh = true;
-    c->held = 0;
+        kind = DRF__KIND_RESYNC;
+    }
+    copy__set(c, best.where, best.at, kind);
 }
 
 /* ==== drafting ============================================================== */
 
 /* The kind of a draft token copied from source position sp (-1: written by
- * a substitution), first in its span or not. */
-static uint8_t copy__kind(const drf_copy *c, bool first, int32_t sp) {
-    if (first && c->fresh) return DRF__KIND_FRESH;
+ * a substitution or copied from the history), `ahead` tokens after the
+ * cursor: the first of a fresh span is of the kind it was found by; one
+ * of a span that has not settled since the output came back from new
+ * text is YOUNG (such spans break off far more often); a unit's boundary
+ * token is BOUNDARY. */
+static uint8_t copy__kind(const drf_copy *c, int32_t ahead, int32_t sp) {
+    if (ahead == 0 && c->fresh) return c->fresh_kind;
+    if (c->div >= 0 && c->held + ahead < COPY__SETTLED) return DRF__KIND_YOUNG;
     if (c->syn && sp >= 0 && drf__syntax_is_boundary(c->syn, sp))
         return DRF__KIND_BOUNDARY;
     return DRF__KIND_INSIDE;
@@ -258,7 +295,7 @@ static int32_t copy__propose(void *ctx, const int32_t *out, int32_t n_out,
             int32_t id = drf__subst_next(&c->subs, c->src.v, c->src.n, &p, &sp);
             if (id < 0) break;
             draft[n] = id;
-            kind[n] = copy__kind(c, n == 0, sp);
+            kind[n] = copy__kind(c, n, sp);
         }
     } else {
         /* From the history, copying may run into the draft itself: past
@@ -267,7 +304,7 @@ static int32_t copy__propose(void *ctx, const int32_t *out, int32_t n_out,
         const int32_t period = c->hist.n - c->cur.at;
         for (; n < max_draft; n++) {
             draft[n] = n < period ? c->hist.v[c->cur.at + n] : draft[n - period];
-            kind[n] = copy__kind(c, n == 0, -1);
+            kind[n] = copy__kind(c, n, -1);
         }
     }
     return drf__draft_len(&c->cost, &c->acc, kind, n);
@@ -305,18 +342,19 @@ static void copy__accept(void *ctx, const int32_t *tokens, int32_t n) {
         else if (c->cur.at < c->hist.n)
             want = c->hist.v[next.at++];
         bool held = want == tokens[i];
-        drf__accept_observe(&c->acc, (drf__kind)copy__kind(c, true, sp), held);
+        drf__accept_observe(&c->acc, (drf__kind)copy__kind(c, 0, sp), held);
         if (!held) {
             copy__drop(c, h0 + i, next.applied);
             break;
         }
-        /* The token after a replacement holds: the output did replace. */
-        if (c->fresh && c->learn_at >= 0 && c->learn_at == c->cur.at)
-            copy__learn(c, c->learn_at, h0 + i);
         c->cur = next;
         c->fresh = false;
         if (sp >= 0) c->src_next = sp + 1;
-        if (c->where == COPY__SOURCE && ++c->held == COPY__SETTLED) c->div = -1;
+        /* The first token of a span found while away holds: the output
+         * came back there, and what it wrote since leaving is an edit. */
+        if (++c->held == 1 && c->where == COPY__SOURCE)
+            copy__learn(c, c->ret_p, c->ret_h);
+        if (c->held == COPY__SETTLED && c->where == COPY__SOURCE) c->div = -1;
     }
 }
 
@@ -325,14 +363,15 @@ static void copy__begin(void *ctx, const int32_t *prompt, int32_t n_prompt) {
     c->hist.n = 0;
     drf__hindex_free(&c->hx);
     drf__hindex_init(&c->hx, c->o.min_match);
-    c->where = COPY__NONE;
     c->src_next = 0;
     c->div = -1;
-    c->learn_at = -1;
     c->subs.n = 0;
     drf__accept_init(&c->acc);
     c->hist_ok = drf__seq_push(&c->hist, prompt, n_prompt) &&
                  drf__hindex_update(&c->hx, c->hist.v, c->hist.n);
+    c->where = COPY__NONE;
+    if (c->o.starts_like_source && c->src.n > 0)
+        copy__set(c, COPY__SOURCE, 0, DRF__KIND_FRESH);
 }
 
 /* ==== drafter.h ============================================================= */

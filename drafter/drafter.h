@@ -75,6 +75,10 @@ enum { DRF_MAX_SOURCE = 1 << 28 };
 typedef struct drf_copy_opts {
     int32_t min_match; /* tokens a lookup needs, 1..3; 0: 2 */
     bool source_only;  /* never copy from the prompt or the output */
+    /* The output is expected to begin with the source's first tokens (an
+     * edit's answer: the file, edited): the first draft copies the source
+     * from its start, before any lookup. */
+    bool starts_like_source;
     /* Relative cost of a step scoring r rows, step_cost[r] for r = 1..64
      * (index 0 unused); NULL: the default table, the engine's H200 step
      * times for a 7B Q4_K_M model (drafter/length.c, from

@@ -9,8 +9,9 @@
  * (1 + sum p) / t[d + 1] — tokens per second, not tokens per step.
  *
  * p comes from running acceptance rates, one per kind of draft token (the
- * first of a freshly found span, one inside a syntax unit, one that starts
- * a new unit): a draft is as likely to hold as drafts like it held lately.
+ * first of a span, by how it was found; one of a span not settled yet;
+ * one inside a syntax unit; one that starts a new unit): a draft is as
+ * likely to hold as drafts like it held lately.
  */
 #ifndef SB_DRAFTER_LENGTH_H
 #define SB_DRAFTER_LENGTH_H
@@ -40,9 +41,16 @@ int32_t drf__cost_best_len(const drf__cost *c, const double *p, int32_t max_d);
 /* ==== running acceptance =================================================== */
 
 typedef enum drf__kind {
-    DRF__KIND_FRESH,    /* first token of a span just found (lookup, resync) */
+    DRF__KIND_FRESH,    /* first token of a span a lookup just found */
     DRF__KIND_INSIDE,   /* a token that continues a span within a unit */
     DRF__KIND_BOUNDARY, /* a token that starts a new syntax unit */
+    DRF__KIND_YOUNG,    /* a token of a span that has not settled yet (held
+                           a few tokens) since the output came back from
+                           text of its own */
+    DRF__KIND_RESYNC,   /* first token of a span guessed at the unit after
+                           new lines */
+    DRF__KIND_REPLACE,  /* first token of a span guessed right after a
+                           change of a token or two inside a line */
     DRF__N_KINDS
 } drf__kind;
 

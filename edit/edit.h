@@ -90,12 +90,16 @@ typedef struct edit_request {
 } edit_request;
 
 typedef enum edit_drafter_kind {
-    EDIT_DRAFTER_COPY = 0,    /* copy spans of the file and the output */
+    EDIT_DRAFTER_COPY = 0,    /* copy spans of the file and the output,
+                                 guided by the file's syntax where a
+                                 grammar knows its language */
     EDIT_DRAFTER_NGRAM,       /* the plain prompt-lookup baseline */
     EDIT_DRAFTER_NONE,        /* no speculation: one token per step */
+    EDIT_DRAFTER_COPY_PLAIN,  /* the copy drafter without syntax: plain
+                                 token copying (for comparison) */
 } edit_drafter_kind;
 
-/* Parses "copy", "ngram", "none". */
+/* Parses "copy", "ngram", "none", "copy-plain". */
 int edit_drafter_parse(const char *s, edit_drafter_kind *out, sb_err *err);
 
 /* Progress after a step (a forward pass that committed tokens). */

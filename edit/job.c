@@ -75,7 +75,9 @@ int edit__drafter_make(edit_drafter_kind kind, const eng_model *m,
                        const edit__job *job, const double *step_cost,
                        edit__drafter *d, sb_err *err) {
     memset(d, 0, sizeof *d);
-    drf_copy_opts copy_opts = {.step_cost = step_cost};
+    /* The answer is the file, edited: it starts where the file starts. */
+    drf_copy_opts copy_opts = {.step_cost = step_cost,
+                               .starts_like_source = true};
     switch (kind) {
     case EDIT_DRAFTER_NONE:
         return 0;
@@ -85,13 +87,15 @@ int edit__drafter_make(edit_drafter_kind kind, const eng_model *m,
         d->table = drf_ngram_drafter(d->ngram);
         return 0;
     case EDIT_DRAFTER_COPY:
-        /* THE place to switch to the syntax-aware copy drafter once it
-         * measures better on tests/data/edits (sb draftsim):
-         *     d->copy = drf_copy_create_text(m, job->er.file,
-         *                                    job->er.file_len,
-         *                                    job->language, &copy_opts, err);
-         * It tokenizes the file as job->file_ids are made. */
-        (void)m;
+        /* Syntax-aware where a grammar knows the language; the drafter
+         * itself falls back to plain token copying when none does or the
+         * parse fails. It tokenizes the file as job->file_ids are made. */
+        d->copy = drf_copy_create_text(m, job->er.file, job->er.file_len,
+                                       job->language, &copy_opts, err);
+        if (!d->copy) return -1;
+        d->table = drf_copy_drafter(d->copy);
+        return 0;
+    case EDIT_DRAFTER_COPY_PLAIN:
         d->copy = drf_copy_create(job->file_ids, job->n_file, &copy_opts, err);
         if (!d->copy) return -1;
         d->table = drf_copy_drafter(d->copy);
@@ -113,12 +117,15 @@ int32_t edit__end_id(const eng_model *m) {
 }
 
 int edit_drafter_parse(const char *s, edit_drafter_kind *out, sb_err *err) {
-    static const char *names[] = {"copy", "ngram", "none"};
-    for (int i = 0; i < 3; i++)
-        if (s && !strcmp(s, names[i])) {
-            *out = (edit_drafter_kind)i;
+    static const struct { const char *name; edit_drafter_kind kind; }
+        names[] = {{"copy", EDIT_DRAFTER_COPY}, {"ngram", EDIT_DRAFTER_NGRAM},
+                   {"none", EDIT_DRAFTER_NONE},
+                   {"copy-plain", EDIT_DRAFTER_COPY_PLAIN}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (s && !strcmp(s, names[i].name)) {
+            *out = names[i].kind;
             return 0;
         }
     return sb_err_set(err, "edit_drafter_parse", "drafter '%s': expected "
-                      "copy, ngram or none", s ? s : "(null)");
+                      "copy, copy-plain, ngram or none", s ? s : "(null)");
 }

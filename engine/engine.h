@@ -57,6 +57,11 @@ void eng_model_describe(const eng_model *m, FILE *out);
 #define ENG_DEFAULT_MODEL_NAME "sonicboom-demo.gguf"
 int eng_default_model_path(char *path, size_t cap, sb_err *err);
 
+/* [version.c] This engine's version, e.g. "0.7.0"; static storage. The
+ * determinism contract holds for a fixed version (DESIGN.md §2), so session
+ * logs and logit dumps record it, and `sb --version` prints it. */
+const char *eng_version(void);
+
 /* ==== Tokens ================================================================ */
 
 /* Encodes n bytes of text into at most cap ids; returns the number of ids the
@@ -211,6 +216,11 @@ float *eng_session_logits(eng_session *s);
  * CUDA context included). 0 and 0 on the CPU. */
 void eng_session_device_memory(const eng_session *s, int64_t *session_bytes,
                                int64_t *device_used_bytes);
+
+/* The name of the device the session runs on, for logs: the GPU's as its
+ * driver gives it ("NVIDIA H200"), or the CPU's model (krn_device_name).
+ * Static storage; never NULL. */
+const char *eng_session_device_name(const eng_session *s);
 
 /* ==== Sampling ============================================================= */
 

@@ -755,6 +755,16 @@ int gguf_get_str(const gguf_file *f, const char *key, gguf_str *out,
     return 0;
 }
 
+int gguf_get_bool(const gguf_file *f, const char *key, bool *out, sb_err *err) {
+    const gguf__kv *kv = gguf__get(f, key, __func__, err);
+    if (!kv) return -1;
+    if (kv->type != GGUF_BOOL)
+        return sb_err_set(err, __func__, "key '%s' has type %s, expected bool",
+                          key, gguf__vtype_name(kv->type));
+    *out = kv->val[0] != 0; /* checked to be 0 or 1 at open */
+    return 0;
+}
+
 int gguf_get_arr(const gguf_file *f, const char *key, gguf_vtype *elem_type,
                  uint64_t *n, sb_err *err) {
     const gguf__kv *kv = gguf__get(f, key, __func__, err);

@@ -86,6 +86,8 @@ gguf_vtype gguf_kv_type(const gguf_file *f, int64_t i);
 int gguf_get_u32(const gguf_file *f, const char *key, uint32_t *out, sb_err *err);
 int gguf_get_f32(const gguf_file *f, const char *key, float *out, sb_err *err);
 int gguf_get_str(const gguf_file *f, const char *key, gguf_str *out, sb_err *err);
+/* A bool (stored as one byte, 0 or 1; the reader refuses any other). */
+int gguf_get_bool(const gguf_file *f, const char *key, bool *out, sb_err *err);
 /* An array's element type and length; elements are read with the two below. */
 int gguf_get_arr(const gguf_file *f, const char *key, gguf_vtype *elem_type,
                  uint64_t *n, sb_err *err);
@@ -113,6 +115,7 @@ void gguf_writer_free(gguf_writer *w);
 void gguf_writer_set_u32(gguf_writer *w, const char *key, uint32_t v);
 void gguf_writer_set_f32(gguf_writer *w, const char *key, float v);
 void gguf_writer_set_str(gguf_writer *w, const char *key, const char *v);
+void gguf_writer_set_bool(gguf_writer *w, const char *key, bool v);
 void gguf_writer_set_arr_str(gguf_writer *w, const char *key,
                              const char *const *v, uint64_t n);
 void gguf_writer_set_arr_i32(gguf_writer *w, const char *key,

@@ -33,8 +33,8 @@
 
 typedef struct gguf__wkv {
     char *key;           /* owned */
-    gguf_vtype type;     /* U32, F32, STRING or ARRAY */
-    uint32_t bits;       /* U32: the value; F32: its bit pattern */
+    gguf_vtype type;     /* U32, F32, BOOL, STRING or ARRAY */
+    uint32_t bits;       /* U32: the value; F32: its bit pattern; BOOL: 0/1 */
     char *str;           /* STRING: owned */
     gguf_vtype elem;     /* ARRAY: I32, F32 or STRING */
     uint64_t n;          /* ARRAY: element count */
@@ -158,6 +158,11 @@ void gguf_writer_set_u32(gguf_writer *w, const char *key, uint32_t v) {
 void gguf_writer_set_f32(gguf_writer *w, const char *key, float v) {
     gguf__wkv *kv = gguf__push_kv(w, __func__, key, GGUF_F32);
     if (kv) memcpy(&kv->bits, &v, sizeof v);
+}
+
+void gguf_writer_set_bool(gguf_writer *w, const char *key, bool v) {
+    gguf__wkv *kv = gguf__push_kv(w, __func__, key, GGUF_BOOL);
+    if (kv) kv->bits = v ? 1 : 0;
 }
 
 void gguf_writer_set_str(gguf_writer *w, const char *key, const char *v) {
@@ -377,6 +382,11 @@ static void gguf__put_kv(gguf__out *o, const gguf__wkv *kv) {
     gguf__put_u32(o, (uint32_t)kv->type);
     switch (kv->type) {
     case GGUF_STRING: gguf__put_str(o, kv->str); return;
+    case GGUF_BOOL: {
+        const unsigned char b = (unsigned char)kv->bits; /* one byte, 0 or 1 */
+        gguf__put(o, &b, 1);
+        return;
+    }
     case GGUF_ARRAY:
         gguf__put_u32(o, (uint32_t)kv->elem);
         gguf__put_u64(o, kv->n);

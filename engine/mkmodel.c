@@ -72,41 +72,49 @@ int eng_recipe_parse(const char *s, eng_recipe *out, sb_err *err) {
 
 /* ==== the plan ============================================================== */
 
-/* What a matrix is, as far as Q4_K_M's placement rules care. */
-typedef enum mk__role {
-    MK_EMBD, MK_OUTPUT, MK_ATTN_V, MK_FFN_DOWN, MK_OTHER
-} mk__role;
-
 /* llama.cpp's use_more_bits: the first and last eighth of the layers, and
  * every third layer in between, get more bits (integer division as there). */
 static bool mk__more_bits(int i, int n) {
     return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
 }
 
+/* The layer of "blk.N.<suffix>", or -1 when name is not that tensor. */
+static int mk__layer_of(const char *name, const char *suffix) {
+    int layer = -1, end = 0;
+    if (sscanf(name, "blk.%d.%n", &layer, &end) != 1 || end == 0) return -1;
+    return strcmp(name + end, suffix) ? -1 : layer;
+}
+
 /* Q4_K_M: Q4_K by default; the LM head (token_embd when tied) Q6_K; attn_v
  * and ffn_down Q6_K in the more-bits layers; then, for rows that are not a
  * whole number of 256-weight super-blocks, Q4_K -> Q5_0 and Q6_K -> Q8_0. */
-static krn_type mk__q4km_type(mk__role role, int layer, int n_layer, bool tied,
-                              int64_t ne0) {
+static krn_type mk__q4km_type(const char *name, int64_t ne0, int n_layer,
+                              bool tied) {
     krn_type t = KRN_Q4_K;
-    if (role == MK_OUTPUT || (role == MK_EMBD && tied))
+    int lv = mk__layer_of(name, "attn_v.weight");
+    int ld = mk__layer_of(name, "ffn_down.weight");
+    if (!strcmp(name, "output.weight") ||
+        (tied && !strcmp(name, "token_embd.weight")))
         t = KRN_Q6_K;
-    else if ((role == MK_ATTN_V || role == MK_FFN_DOWN) &&
-             mk__more_bits(layer, n_layer))
+    else if ((lv >= 0 && mk__more_bits(lv, n_layer)) ||
+             (ld >= 0 && mk__more_bits(ld, n_layer)))
         t = KRN_Q6_K;
     if (ne0 % 256 != 0) t = t == KRN_Q4_K ? KRN_Q5_0 : KRN_Q8_0;
     return t;
 }
 
-static krn_type mk__matrix_type(eng_recipe r, mk__role role, int layer,
-                                const eng_mk_shape *sh, int64_t ne0) {
+krn_type eng_mk_matrix_type(eng_recipe r, const char *name, int64_t ne0,
+                            int n_layer, bool tied) {
     switch (r) {
     case ENG_RECIPE_Q8_0: return KRN_Q8_0;
-    case ENG_RECIPE_Q4_K_M:
-        return mk__q4km_type(role, layer, sh->n_layer, sh->tied, ne0);
+    case ENG_RECIPE_Q4_K_M: return mk__q4km_type(name, ne0, n_layer, tied);
     case ENG_RECIPE_F32: break;
     }
     return KRN_F32;
+}
+
+uint32_t eng_mk_recipe_ftype(eng_recipe r) {
+    return (unsigned)r < MK_N_RECIPES ? mk__ftypes[r] : 0;
 }
 
 static void mk__add(eng_mk_plan *p, const char *name, eng_mk_init init,
@@ -121,10 +129,10 @@ static void mk__add(eng_mk_plan *p, const char *name, eng_mk_init init,
 }
 
 static void mk__add_matrix(eng_mk_plan *p, const eng_mk_shape *sh, eng_recipe r,
-                           const char *name, mk__role role, int layer,
-                           int64_t ne0, int64_t ne1) {
-    mk__add(p, name, role == MK_EMBD ? ENG_MK_EMBD : ENG_MK_MATRIX,
-            mk__matrix_type(r, role, layer, sh, ne0), ne0, ne1);
+                           const char *name, int64_t ne0, int64_t ne1) {
+    mk__add(p, name,
+            strcmp(name, "token_embd.weight") ? ENG_MK_MATRIX : ENG_MK_EMBD,
+            eng_mk_matrix_type(r, name, ne0, sh->n_layer, sh->tied), ne0, ne1);
 }
 
 static void mk__add_layer(eng_mk_plan *p, const eng_mk_shape *sh, eng_recipe r,
@@ -134,17 +142,17 @@ static void mk__add_layer(eng_mk_plan *p, const eng_mk_shape *sh, eng_recipe r,
     char nm[64];
 #define MK_NAME(s) (snprintf(nm, sizeof nm, "blk.%d." s, il), nm)
     mk__add(p, MK_NAME("attn_norm.weight"), ENG_MK_NORM, KRN_F32, e, 1);
-    mk__add_matrix(p, sh, r, MK_NAME("attn_q.weight"), MK_OTHER, il, e, nq);
+    mk__add_matrix(p, sh, r, MK_NAME("attn_q.weight"), e, nq);
     mk__add(p, MK_NAME("attn_q.bias"), ENG_MK_BIAS, KRN_F32, nq, 1);
-    mk__add_matrix(p, sh, r, MK_NAME("attn_k.weight"), MK_OTHER, il, e, nkv);
+    mk__add_matrix(p, sh, r, MK_NAME("attn_k.weight"), e, nkv);
     mk__add(p, MK_NAME("attn_k.bias"), ENG_MK_BIAS, KRN_F32, nkv, 1);
-    mk__add_matrix(p, sh, r, MK_NAME("attn_v.weight"), MK_ATTN_V, il, e, nkv);
+    mk__add_matrix(p, sh, r, MK_NAME("attn_v.weight"), e, nkv);
     mk__add(p, MK_NAME("attn_v.bias"), ENG_MK_BIAS, KRN_F32, nkv, 1);
-    mk__add_matrix(p, sh, r, MK_NAME("attn_output.weight"), MK_OTHER, il, nq, e);
+    mk__add_matrix(p, sh, r, MK_NAME("attn_output.weight"), nq, e);
     mk__add(p, MK_NAME("ffn_norm.weight"), ENG_MK_NORM, KRN_F32, e, 1);
-    mk__add_matrix(p, sh, r, MK_NAME("ffn_gate.weight"), MK_OTHER, il, e, ff);
-    mk__add_matrix(p, sh, r, MK_NAME("ffn_up.weight"), MK_OTHER, il, e, ff);
-    mk__add_matrix(p, sh, r, MK_NAME("ffn_down.weight"), MK_FFN_DOWN, il, ff, e);
+    mk__add_matrix(p, sh, r, MK_NAME("ffn_gate.weight"), e, ff);
+    mk__add_matrix(p, sh, r, MK_NAME("ffn_up.weight"), e, ff);
+    mk__add_matrix(p, sh, r, MK_NAME("ffn_down.weight"), ff, e);
 #undef MK_NAME
 }
 
@@ -156,13 +164,11 @@ int eng_mk_plan_make(const eng_mk_shape *sh, eng_recipe r, eng_mk_plan *out,
     enum { PER_LAYER = 12 };
     out->t = calloc(3 + (size_t)sh->n_layer * PER_LAYER, sizeof *out->t);
     if (!out->t) return sb_err_set(err, __func__, "out of memory");
-    mk__add_matrix(out, sh, r, "token_embd.weight", MK_EMBD, -1, sh->n_embd,
-                   sh->n_vocab);
+    mk__add_matrix(out, sh, r, "token_embd.weight", sh->n_embd, sh->n_vocab);
     for (int il = 0; il < sh->n_layer; il++) mk__add_layer(out, sh, r, il);
     mk__add(out, "output_norm.weight", ENG_MK_NORM, KRN_F32, sh->n_embd, 1);
     if (!sh->tied)
-        mk__add_matrix(out, sh, r, "output.weight", MK_OUTPUT, sh->n_layer,
-                       sh->n_embd, sh->n_vocab);
+        mk__add_matrix(out, sh, r, "output.weight", sh->n_embd, sh->n_vocab);
     if (eng_mk_plan_sizes(out, err)) {
         eng_mk_plan_free(out);
         return -1;
@@ -209,7 +215,7 @@ int eng_mk_job_init(eng_mk_job *job, const eng_mkmodel_opts *o, sb_err *err) {
     job->arch = "qwen2";
     snprintf(job->name, sizeof job->name, "sonicboom-synthetic-%s-%s-seed%llu",
              sh->name, mk__recipes[o->recipe], (unsigned long long)o->seed);
-    job->file_type = mk__ftypes[o->recipe];
+    job->file_type = eng_mk_recipe_ftype(o->recipe);
     job->seed = o->seed;
     job->n_threads = o->n_threads;
     job->progress = o->progress;
@@ -296,6 +302,7 @@ static void mk__write_tokenizer(gguf_writer *w, const eng_mk_job *j) {
     if (v->pad >= 0)
         mk__u32(w, j, "tokenizer.ggml.padding_token_id", (uint32_t)v->pad);
     mk__str(w, j, "tokenizer.chat_template", mk__chat_template);
+    if (j->bool_key) gguf_writer_set_bool(w, j->bool_key, true);
 }
 
 /* ---- weights ---- */

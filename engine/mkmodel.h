@@ -41,6 +41,21 @@ typedef struct eng_mk_shape {
 const eng_mk_shape *eng_mk_shape_info(eng_shape s);
 /* "f32", "q8_0", "q4_k_m"; "?" outside the enum. */
 const char *eng_mk_recipe_name(eng_recipe r);
+/* llama.cpp's general.file_type for recipe r: 0 (all F32), 7 (mostly
+ * Q8_0), 15 (mostly Q4_K_M); 0 outside the enum. */
+uint32_t eng_mk_recipe_ftype(eng_recipe r);
+
+/* The type recipe r gives the weight matrix `name` (a qwen2 tensor name:
+ * "token_embd.weight", "blk.3.attn_v.weight", ...) whose rows hold ne0
+ * weights, in a model of n_layer layers (tied: token_embd is also the LM
+ * head). F32 keeps F32; Q8_0 quantizes every matrix; Q4_K_M places types
+ * as llama.cpp does: Q4_K, with Q6_K for the LM head and for attn_v and
+ * ffn_down in llama.cpp's "more bits" layers (the first and last eighth,
+ * every third between), and Q5_0 / Q8_0 in place of Q4_K / Q6_K for rows
+ * that are not whole 256-weight super-blocks. The one placement rule of
+ * sb mkmodel and sb quantize. */
+krn_type eng_mk_matrix_type(eng_recipe r, const char *name, int64_t ne0,
+                            int n_layer, bool tied);
 
 /* How a tensor's values are drawn (all uniform, per row):
  * MATRIX ±sqrt(3/ne0) (unit-variance outputs), EMBD ±1, NORM 1±0.1,
@@ -113,6 +128,8 @@ typedef struct eng_mk_job {
     int n_threads;        /* 0: one per online CPU */
     bool progress;        /* percent of bytes on stderr */
     const char *omit_key; /* a metadata key to leave out (tests), or NULL */
+    const char *bool_key; /* a bool metadata key to add, set true (tests:
+                             llama.cpp's files carry some), or NULL */
 } eng_mk_job;
 
 /* Builds the job for o (plan and vocabulary; reads o->vocab_json). On

@@ -61,11 +61,15 @@ int eng_default_model_path(char *path, size_t cap, sb_err *err) {
         snprintf(cand, sizeof cand, "%s%s", dir, md__beside_exe[i]);
         if (i == 0) snprintf(first, sizeof first, "%s", cand);
         if (md__is_file(cand)) {
-            if (strlen(cand) >= cap)
-                return sb_err_set(err, __func__, "default model path '%s' is too "
-                                  "long", cand);
-            snprintf(path, cap, "%s", cand);
-            return 0;
+            /* without the "bin/.." detour: the path goes into logs */
+            char *real = realpath(cand, NULL);
+            const char *use = real ? real : cand;
+            int rc = strlen(use) < cap ? 0
+                     : sb_err_set(err, __func__, "default model path '%s' is "
+                                  "too long", use);
+            if (!rc) snprintf(path, cap, "%s", use);
+            free(real);
+            return rc;
         }
     }
     /* name the expected place without the "bin/.." detour when possible */

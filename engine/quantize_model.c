@@ -2,19 +2,18 @@
  * quantize_model.c — sb quantize: rewrite a qwen2 GGUF (typically the F32
  * export of a trained model) with its weight matrices quantized.
  *
- * Placement follows the recipes of sb mkmodel (engine/mkmodel.c): Q8_0
- * quantizes every matrix; Q4_K_M uses Q4_K, with Q6_K for the LM head (the
- * embedding when tied) and for attn_v / ffn_down in llama.cpp's "more bits"
- * layers, and Q5_0 / Q8_0 for rows that are not whole 256-weight
- * super-blocks. Vectors (norms, biases) stay F32. A row is dequantized to
- * floats and quantized again with the kernels' quantizers, so an F32 input
- * gives exactly the bytes mkmodel writes for the same floats.
+ * Placement is sb mkmodel's (eng_mk_matrix_type, engine/mkmodel.h): Q8_0
+ * quantizes every matrix; Q4_K_M places types as llama.cpp does. Vectors
+ * (norms, biases) stay F32, and so does a matrix whose rows do not fit the
+ * type's blocks. A row is dequantized to floats and quantized again with
+ * the kernels' quantizers, so an F32 input gives exactly the bytes mkmodel
+ * writes for the same floats.
  *
  * Metadata is copied key for key, in order, except general.file_type and
  * general.quantization_version, which describe the new tensors. Integer
  * scalars are written as u32 and f64 as f32 (the loader reads any integer or
- * float type that holds the value); booleans and numeric arrays other than
- * i32 / f32 have no writer yet and are refused, naming the key.
+ * float type that holds the value), bools as bools; numeric arrays other
+ * than i32 / f32 have no writer yet and are refused, naming the key.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,35 +21,9 @@
 
 #include "engine.h"
 #include "gguf.h"
+#include "mkmodel.h"
 
 /* ---- placement ---- */
-
-/* llama.cpp's use_more_bits (see mkmodel.c). */
-static bool qm__more_bits(int i, int n) {
-    return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
-}
-
-/* The layer of "blk.N.<suffix>", or -1 when name is not that tensor. */
-static int qm__layer_of(const char *name, const char *suffix) {
-    int layer = -1, end = 0;
-    if (sscanf(name, "blk.%d.%n", &layer, &end) != 1 || end == 0) return -1;
-    return strcmp(name + end, suffix) ? -1 : layer;
-}
-
-static krn_type qm__q4km_type(const char *name, int64_t ne0, int n_layer,
-                              bool tied) {
-    krn_type t = KRN_Q4_K;
-    int lv = qm__layer_of(name, "attn_v.weight");
-    int ld = qm__layer_of(name, "ffn_down.weight");
-    if (!strcmp(name, "output.weight") ||
-        (tied && !strcmp(name, "token_embd.weight")))
-        t = KRN_Q6_K;
-    else if ((lv >= 0 && qm__more_bits(lv, n_layer)) ||
-             (ld >= 0 && qm__more_bits(ld, n_layer)))
-        t = KRN_Q6_K;
-    if (ne0 % 256 != 0) t = t == KRN_Q4_K ? KRN_Q5_0 : KRN_Q8_0;
-    return t;
-}
 
 /* The new type of tensor t: vectors F32; matrices per the recipe, or F32
  * when their rows do not fit the recipe's blocks. */
@@ -58,9 +31,7 @@ static krn_type qm__target(const gguf_tensor *t, eng_recipe r, int n_layer,
                            bool tied) {
     bool matrix = t->n_dims >= 2 && t->ne[1] > 1;
     krn_type want = KRN_F32;
-    if (matrix && r == ENG_RECIPE_Q8_0) want = KRN_Q8_0;
-    if (matrix && r == ENG_RECIPE_Q4_K_M)
-        want = qm__q4km_type(t->name, t->ne[0], n_layer, tied);
+    if (matrix) want = eng_mk_matrix_type(r, t->name, t->ne[0], n_layer, tied);
     uint64_t row;
     return krn_row_bytes(want, t->ne[0], &row) ? want : KRN_F32;
 }
@@ -130,8 +101,13 @@ static int qm__copy_kv(const gguf_file *f, int64_t i, gguf_writer *w,
         free(v);
         return 0;
     }
+    case GGUF_BOOL: {
+        bool b;
+        if (gguf_get_bool(f, key, &b, err)) return -1;
+        gguf_writer_set_bool(w, key, b);
+        return 0;
+    }
     case GGUF_ARRAY: return qm__copy_array(f, i, key, w, err);
-    case GGUF_BOOL: break;
     }
     return sb_err_set(err, __func__, "metadata key '%s' has a type (%d) that "
                       "cannot be copied yet", key, (int)gguf_kv_type(f, i));
@@ -186,11 +162,6 @@ static int qm__plan(const gguf_file *in, eng_recipe r, gguf_writer *w,
     return 0;
 }
 
-/* llama.cpp's general.file_type per recipe (as mkmodel writes). */
-static uint32_t qm__file_type(eng_recipe r) {
-    return r == ENG_RECIPE_Q8_0 ? 7 : r == ENG_RECIPE_Q4_K_M ? 15 : 0;
-}
-
 int eng_quantize_model(const char *in_path, const char *out_path,
                        eng_recipe recipe, sb_err *err) {
     if ((unsigned)recipe > ENG_RECIPE_Q4_K_M)
@@ -213,7 +184,7 @@ int eng_quantize_model(const char *in_path, const char *out_path,
     }
     for (int64_t i = 0; i < gguf_kv_count(in); i++)
         if (qm__copy_kv(in, i, w, err)) goto done;
-    gguf_writer_set_u32(w, "general.file_type", qm__file_type(recipe));
+    gguf_writer_set_u32(w, "general.file_type", eng_mk_recipe_ftype(recipe));
     if (recipe != ENG_RECIPE_F32)
         gguf_writer_set_u32(w, "general.quantization_version", 2);
     if (qm__plan(in, recipe, w, &j, err)) goto done;

@@ -93,6 +93,9 @@ void eng_session_device_memory(const eng_session *s, int64_t *session_bytes,
                                int64_t *device_used_bytes) {
     krn_device_memory(s->backend, session_bytes, device_used_bytes);
 }
+const char *eng_session_device_name(const eng_session *s) {
+    return krn_device_name(s->backend);
+}
 const eng_model *eng_session_model(const eng_session *s) { return s->model; }
 
 void eng_session_truncate(eng_session *s, int32_t n) {

@@ -6,7 +6,10 @@
  * krn__check_batch, so a refused batch touches nothing (not the KV cache,
  * not the logits).
  */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backend_impl.h"
 
@@ -201,6 +204,31 @@ void krn_device_memory(const krn_backend *b, int64_t *backend_bytes,
                        int64_t *device_used_bytes) {
     *backend_bytes = *device_used_bytes = 0;
     if (b->ops->device_memory) b->ops->device_memory(b, backend_bytes, device_used_bytes);
+}
+
+/* The host CPU's model: the first "model name" line of /proc/cpuinfo (x86;
+ * other machines may have none), read once for the process. */
+static char krn__cpu_name[128] = "cpu";
+static pthread_once_t krn__cpu_name_once = PTHREAD_ONCE_INIT;
+
+static void krn__read_cpu_name(void) {
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        const char *v = strchr(line, ':');
+        if (strncmp(line, "model name", 10) || !v) continue;
+        v += 1 + strspn(v + 1, " \t");
+        int n = (int)strcspn(v, "\n");
+        if (n > 0) snprintf(krn__cpu_name, sizeof krn__cpu_name, "%.*s", n, v);
+        break;
+    }
+    if (f) fclose(f);
+}
+
+const char *krn_device_name(const krn_backend *b) {
+    if (b && b->ops->device_name) return b->ops->device_name(b);
+    pthread_once(&krn__cpu_name_once, krn__read_cpu_name);
+    return krn__cpu_name;
 }
 
 void krn_host_free(krn_backend *b, void *p) {

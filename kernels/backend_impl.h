@@ -18,6 +18,9 @@ typedef struct krn_backend_ops {
     void (*host_free)(krn_backend *b, void *p);
     /* Optional (NULL: 0 and 0): krn_device_memory. */
     void (*device_memory)(const krn_backend *b, int64_t *mine, int64_t *used);
+    /* Optional (NULL: the host CPU's model): krn_device_name, in static
+     * storage. */
+    const char *(*device_name)(const krn_backend *b);
 } krn_backend_ops;
 
 struct krn_backend {

@@ -251,4 +251,9 @@ void krn_host_free(krn_backend *b, void *p);
 void krn_device_memory(const krn_backend *b, int64_t *backend_bytes,
                        int64_t *device_used_bytes);
 
+/* The device's name, for logs and reports: the GPU's as its driver gives it
+ * ("NVIDIA H200"); for the CPU backend, the CPU's model from /proc/cpuinfo,
+ * or "cpu" where that says none. Static storage, read once; never NULL. */
+const char *krn_device_name(const krn_backend *b);
+
 #endif /* SB_KERNELS_H */

@@ -17,6 +17,8 @@
 #include "server_internal.h"
 
 void lsp_config_defaults(lsp_config *c) {
+    /* model NULL: the worker loads eng_default_model_path's, the demo model
+     * beside the program, as every sb command does without -m */
     memset(c, 0, sizeof *c);
     c->device = ENG_DEVICE_CPU;
     c->speculation = true;

@@ -25,9 +25,6 @@
 
 #include "server_internal.h"
 
-/* The engine version recorded in the session log. */
-#define LSP_ENGINE_VERSION "sonicboom-0.6"
-
 void lsp__job_free(lsp_job *job) {
     if (!job) return;
     json_decref(job->id);
@@ -41,6 +38,16 @@ void lsp__job_free(lsp_job *job) {
 }
 
 /* ==== the model ============================================================= */
+
+/* Lets go of the loaded model and its session (the next edit loads again). */
+static void lsp__model_drop(lsp_server *s) {
+    eng_session_destroy(s->session);
+    eng_model_free(s->model);
+    free(s->model_loaded);
+    s->session = NULL;
+    s->model = NULL;
+    s->model_loaded = NULL;
+}
 
 /* Loads the configured model (else the project's default model,
  * eng_default_model_path) and a session on it, unless already loaded. On
@@ -59,28 +66,21 @@ static int lsp__ensure_model(lsp_server *s, sb_err *err) {
         path = fallback;
     }
     if (s->session && s->model_loaded && !strcmp(s->model_loaded, path)) return 0;
-    eng_session_destroy(s->session);
-    eng_model_free(s->model);
-    free(s->model_loaded);
-    s->session = NULL;
-    s->model = NULL;
-    s->model_loaded = NULL;
+    lsp__model_drop(s);
     sb_err inner = {0};
     s->model = eng_model_load(path, &inner);
     eng_options opt = {.device = s->cfg.device, .n_threads = s->cfg.threads};
     if (s->model) s->session = eng_session_create(s->model, &opt, &inner);
     if (!s->session || !(s->model_loaded = strdup(path))) {
-        eng_session_destroy(s->session);
-        eng_model_free(s->model);
-        s->session = NULL;
-        s->model = NULL;
+        lsp__model_drop(s);
         sb_err_set(err, "sb-lsp", "cannot use model '%.200s': %s", path,
                    inner.msg[0] ? inner.msg : "out of memory");
         lsp__show(s, LSP_MSG_ERROR, "%s", err->msg);
         return -1;
     }
-    lsp__log(s, LSP_MSG_INFO, "sb-lsp: model '%s' loaded (%s)", path,
-             s->cfg.device == ENG_DEVICE_CUDA ? "cuda" : "cpu");
+    lsp__log(s, LSP_MSG_INFO, "sb-lsp: model '%s' loaded (%s: %s; engine %s)",
+             path, s->cfg.device == ENG_DEVICE_CUDA ? "cuda" : "cpu",
+             eng_session_device_name(s->session), eng_version());
     return 0;
 }
 
@@ -174,6 +174,14 @@ static void lsp__end(lsp_server *s, lsp_job *job, const edit_result *r,
 
 /* ==== the answer ============================================================ */
 
+/* The answer when the document changed while the model wrote. */
+static void lsp__reply_stale(lsp_server *s, const lsp_job *job) {
+    lsp__show(s, LSP_MSG_WARNING, "SonicBoom: the document changed during the "
+              "edit; nothing was applied");
+    lsp__reply_error(s, job->id, LSP_CONTENT_MODIFIED, "the document changed "
+                     "during the edit; nothing was applied");
+}
+
 /* Builds the WorkspaceEdit turning the job's snapshot into `full`
  * (full_len bytes). NULL with err filled. */
 static json_t *lsp__workspace_edit(lsp_server *s, const lsp_job *job,
@@ -229,10 +237,7 @@ static void lsp__apply(lsp_server *s, lsp_job *job, const edit_result *r) {
     bool current = doc && doc->version == job->version && !job->stale;
     pthread_mutex_unlock(&s->lock);
     if (!current) {
-        lsp__show(s, LSP_MSG_WARNING, "SonicBoom: the document changed during the "
-                  "edit; nothing was applied");
-        lsp__reply_error(s, job->id, LSP_CONTENT_MODIFIED, "the document changed "
-                         "during the edit; nothing was applied");
+        lsp__reply_stale(s, job);
         return;
     }
     sb_err err = {0};
@@ -265,23 +270,6 @@ static void lsp__apply(lsp_server *s, lsp_job *job, const edit_result *r) {
 
 /* ==== the session log ======================================================= */
 
-/* The CPU's model name from /proc/cpuinfo, into buf; NULL when unknown. */
-static const char *lsp__cpu_name(char *buf, size_t cap) {
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    const char *name = NULL;
-    char line[512];
-    while (f && !name && fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10)) continue;
-        const char *v = strchr(line, ':');
-        if (!v) continue;
-        v += 1 + (v[1] == ' ');
-        snprintf(buf, cap, "%.*s", (int)strcspn(v, "\n"), v);
-        name = buf;
-    }
-    if (f) fclose(f);
-    return name;
-}
-
 static void lsp__log_edit(lsp_server *s, const lsp_job *job,
                           const edit_opts *o, const edit_result *r, double wall) {
     if (!s->cfg.log) return;
@@ -296,12 +284,10 @@ static void lsp__log_edit(lsp_server *s, const lsp_job *job,
             return;
         }
     }
-    char cpu[256];
-    bool cuda = s->cfg.device == ENG_DEVICE_CUDA;
     slog_entry e = {
-        .engine_version = LSP_ENGINE_VERSION,
-        .backend = cuda ? "cuda" : "cpu",
-        .device_name = cuda ? NULL : lsp__cpu_name(cpu, sizeof cpu),
+        .engine_version = eng_version(),
+        .backend = s->cfg.device == ENG_DEVICE_CUDA ? "cuda" : "cpu",
+        .device_name = eng_session_device_name(s->session),
         .model_path = s->model_loaded,
         .model_sha256 = eng_model_sha256(s->model),
         .uri = job->uri, .language = job->language,
@@ -368,10 +354,7 @@ static void lsp__run_edit(lsp_server *s, lsp_job *job) {
     if (natural && !job->cancel) lsp__log_edit(s, job, &o, &r, wall);
     lsp__release(s, job);
     if (job->stale) {
-        lsp__show(s, LSP_MSG_WARNING, "SonicBoom: the document changed during the "
-                  "edit; nothing was applied");
-        lsp__reply_error(s, job->id, LSP_CONTENT_MODIFIED, "the document changed "
-                         "during the edit; nothing was applied");
+        lsp__reply_stale(s, job);
     } else if (job->cancel) {
         lsp__reply_error(s, job->id, LSP_REQUEST_CANCELLED, "the edit was "
                          "cancelled; nothing was applied");
@@ -429,14 +412,9 @@ void lsp__worker_stop(lsp_server *s) {
     }
     lsp__job_free(s->job);
     s->job = NULL;
-    eng_session_destroy(s->session);
-    eng_model_free(s->model);
-    free(s->model_loaded);
+    lsp__model_drop(s);
     slog_close(s->log);
     free(s->log_path);
-    s->session = NULL;
-    s->model = NULL;
-    s->model_loaded = NULL;
     s->log = NULL;
     s->log_path = NULL;
 }

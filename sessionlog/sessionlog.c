@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,61 @@
 #include <unistd.h>
 
 #include "sessionlog.h"
+
+/* ==== the string fields ===================================================== */
+
+/* Every string field of an entry, by its JSON name: where it lives in
+ * slog_entry, where its length lives when it may hold any bytes (-1: NUL-
+ * terminated), and whether a reader takes null or absence for NULL. The
+ * writer and the reader both walk this one table, so a field can never be
+ * written under one name and read under another. */
+typedef struct slog__str_field {
+    const char *key;
+    size_t at;         /* offsetof the const char * */
+    ptrdiff_t len_at;  /* offsetof its int64_t length, or -1 */
+    bool nullable;
+} slog__str_field;
+
+#define SLOG__STR(key, field, nullable) \
+    {key, offsetof(slog_entry, field), -1, nullable}
+#define SLOG__STRN(key, field, len, nullable) \
+    {key, offsetof(slog_entry, field), offsetof(slog_entry, len), nullable}
+
+static const slog__str_field slog__strs[] = {
+    SLOG__STR("engine_version", engine_version, true),
+    SLOG__STR("backend", backend, false),
+    SLOG__STR("device_name", device_name, true),
+    SLOG__STR("model_path", model_path, true),
+    SLOG__STR("model_sha256", model_sha256, false),
+    SLOG__STR("warmup_table_sha256", warmup_sha256, true),
+    SLOG__STR("uri", uri, true),
+    SLOG__STR("language", language, true),
+    SLOG__STRN("document", document, document_len, false),
+    SLOG__STRN("instruction", instruction, instruction_len, false),
+    SLOG__STR("prompt_version", prompt_version, false),
+    SLOG__STR("prompt_ids_sha256", prompt_sha256, false),
+    SLOG__STR("output_sha256", output_sha256, false),
+    SLOG__STR("status", status, false),
+};
+enum { SLOG__N_STRS = sizeof slog__strs / sizeof slog__strs[0] };
+
+/* The writer's view of field f of e: its string and its length. */
+static const char *slog__str_value(const slog_entry *e,
+                                   const slog__str_field *f, int64_t *len) {
+    const char *v = *(const char *const *)((const char *)e + f->at);
+    if (f->len_at >= 0) *len = *(const int64_t *)((const char *)e + f->len_at);
+    else *len = v ? (int64_t)strlen(v) : 0;
+    return v;
+}
+
+/* The reader's: where field f's string and length (NULL: none) go. */
+static const char **slog__str_slot(slog_entry *e, const slog__str_field *f) {
+    return (const char **)((char *)e + f->at);
+}
+
+static int64_t *slog__len_slot(slog_entry *e, const slog__str_field *f) {
+    return f->len_at < 0 ? NULL : (int64_t *)((char *)e + f->len_at);
+}
 
 /* ==== writing =============================================================== */
 
@@ -73,8 +129,13 @@ static json_t *slog__str(const char *s, int64_t n) {
     return j ? j : json_null();
 }
 
-static json_t *slog__cstr(const char *s) {
-    return slog__str(s, s ? (int64_t)strlen(s) : 0);
+/* Every string field of slog__strs into o. */
+static void slog__put_strs(json_t *o, const slog_entry *e) {
+    for (int i = 0; i < SLOG__N_STRS; i++) {
+        int64_t len;
+        const char *v = slog__str_value(e, &slog__strs[i], &len);
+        json_object_set_new(o, slog__strs[i].key, slog__str(v, len));
+    }
 }
 
 static json_t *slog__to_json(const slog_entry *e) {
@@ -89,20 +150,10 @@ static json_t *slog__to_json(const slog_entry *e) {
     json_t *range = NULL;
     if (e->range_json) range = json_loads(e->range_json, 0, NULL);
     json_object_set_new(o, "format", json_string(SLOG_FORMAT));
-    json_object_set_new(o, "engine_version", slog__cstr(e->engine_version));
-    json_object_set_new(o, "backend", slog__cstr(e->backend));
-    json_object_set_new(o, "device_name", slog__cstr(e->device_name));
-    json_object_set_new(o, "model_path", slog__cstr(e->model_path));
-    json_object_set_new(o, "model_sha256", slog__cstr(e->model_sha256));
-    json_object_set_new(o, "warmup_table_sha256", slog__cstr(e->warmup_sha256));
-    json_object_set_new(o, "uri", slog__cstr(e->uri));
-    json_object_set_new(o, "language", slog__cstr(e->language));
-    json_object_set_new(o, "document", slog__str(e->document, e->document_len));
+    slog__put_strs(o, e);
     json_object_set_new(o, "region", json_pack("[II]", (json_int_t)e->region_start,
                                                (json_int_t)e->region_end));
     json_object_set_new(o, "range", range ? range : json_null());
-    json_object_set_new(o, "instruction", slog__str(e->instruction,
-                                                    e->instruction_len));
     json_object_set_new(o, "temperature", json_real(e->temperature));
     /* seeds use all 64 bits: as a decimal string, JSON numbers lose them */
     char seed[24];
@@ -111,12 +162,8 @@ static json_t *slog__to_json(const slog_entry *e) {
     json_object_set_new(o, "top_k", json_integer(e->top_k));
     json_object_set_new(o, "max_tokens", json_integer(e->max_tokens));
     json_object_set_new(o, "speculation", json_boolean(e->speculation));
-    json_object_set_new(o, "prompt_version", slog__cstr(e->prompt_version));
     json_object_set_new(o, "prompt_tokens", json_integer(e->n_prompt));
-    json_object_set_new(o, "prompt_ids_sha256", slog__cstr(e->prompt_sha256));
     json_object_set_new(o, "output_ids", ids);
-    json_object_set_new(o, "output_sha256", slog__cstr(e->output_sha256));
-    json_object_set_new(o, "status", slog__cstr(e->status));
     json_object_set_new(o, "wall_s", json_real(e->wall_s));
     json_object_set_new(o, "steps", json_integer(e->steps));
     json_object_set_new(o, "drafted", json_integer(e->drafted));
@@ -275,22 +322,12 @@ static int slog__from_json(slog_reader *r, json_t *o, slog_entry *e,
     if (strcmp(fmt, SLOG_FORMAT))
         return sb_err_set(err, "slog_next", "format '%.40s': expected '%s'",
                           fmt, SLOG_FORMAT);
-    if (slog__get_str(o, "engine_version", true, &e->engine_version, NULL, err) ||
-        slog__get_str(o, "backend", false, &e->backend, NULL, err) ||
-        slog__get_str(o, "device_name", true, &e->device_name, NULL, err) ||
-        slog__get_str(o, "model_path", true, &e->model_path, NULL, err) ||
-        slog__get_str(o, "model_sha256", false, &e->model_sha256, NULL, err) ||
-        slog__get_str(o, "warmup_table_sha256", true, &e->warmup_sha256, NULL, err) ||
-        slog__get_str(o, "uri", true, &e->uri, NULL, err) ||
-        slog__get_str(o, "language", true, &e->language, NULL, err) ||
-        slog__get_str(o, "document", false, &e->document, &e->document_len, err) ||
-        slog__get_str(o, "instruction", false, &e->instruction,
-                      &e->instruction_len, err) ||
-        slog__get_str(o, "prompt_version", false, &e->prompt_version, NULL, err) ||
-        slog__get_str(o, "prompt_ids_sha256", false, &e->prompt_sha256, NULL, err) ||
-        slog__get_str(o, "output_sha256", false, &e->output_sha256, NULL, err) ||
-        slog__get_str(o, "status", false, &e->status, NULL, err))
-        return -1;
+    for (int i = 0; i < SLOG__N_STRS; i++) {
+        const slog__str_field *f = &slog__strs[i];
+        if (slog__get_str(o, f->key, f->nullable, slog__str_slot(e, f),
+                          slog__len_slot(e, f), err))
+            return -1;
+    }
     json_t *reg = json_object_get(o, "region");
     json_int_t rs, re;
     if (json_unpack(reg, "[II]", &rs, &re) || rs < 0 || rs > re ||

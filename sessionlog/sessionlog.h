@@ -46,9 +46,10 @@ enum { SLOG_MAX_OUTPUT = 1 << 26 };
  * JSON null). */
 typedef struct slog_entry {
     /* where it ran */
-    const char *engine_version;  /* "engine_version" */
+    const char *engine_version;  /* "engine_version": eng_version() */
     const char *backend;         /* "backend": "cpu" or "cuda" */
-    const char *device_name;     /* "device_name": the CPU or GPU model */
+    const char *device_name;     /* "device_name": the CPU or GPU model
+                                    (eng_session_device_name) */
     const char *model_path;      /* "model_path" */
     const char *model_sha256;    /* "model_sha256": 64 hex digits */
     const char *warmup_sha256;   /* "warmup_table_sha256": NULL until the

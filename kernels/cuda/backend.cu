@@ -8,6 +8,7 @@
 // cache is allocated first: at a long context it is the likely failure,
 // and the host RoPE table (as long as the cache) is built only once the
 // device memory is had.
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,28 @@ static void krn_cuda__device_memory(const krn_backend *b, int64_t *mine, int64_t
     *used = c->mem_used;
 }
 
+// krn_device_name: the GPU's name as the driver gives it ("NVIDIA H200"),
+// read once per device and kept for the process, as names never change.
+static const char *krn_cuda__device_name(const krn_backend *b) {
+    enum { MAX_DEVICES = 64 };
+    static char names[MAX_DEVICES][256];
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    const int dev = ((const krn_cuda *)b)->device;
+    if (dev < 0 || dev >= MAX_DEVICES) return "cuda";
+    pthread_mutex_lock(&lock);
+    if (!names[dev][0]) {
+        cudaDeviceProp prop;
+        if (cudaGetDeviceProperties(&prop, dev) == cudaSuccess && prop.name[0]) {
+            snprintf(names[dev], sizeof names[dev], "%s", prop.name);
+        } else {
+            cudaGetLastError();
+            snprintf(names[dev], sizeof names[dev], "cuda device %d", dev);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return names[dev];
+}
+
 static const krn_backend_ops krn_cuda__ops = {
     "cuda",
     krn_cuda_forward,
@@ -75,6 +98,7 @@ static const krn_backend_ops krn_cuda__ops = {
     krn_cuda__host_alloc,
     krn_cuda__host_free,
     krn_cuda__device_memory,
+    krn_cuda__device_name,
 };
 
 // ---- sizes ----------------------------------------------------------------

@@ -15,64 +15,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../engine/engine.h"
+#include "../support/ref_logits.h"
+#include "../support/run_sb.h"
 #include "../support/tiny_model.h"
 
 static const char *PROMPT = "def add(a, b): return a";
 
-static char dir[64]; /* this run's scratch directory */
-
-/* ==== running sb =========================================================== */
-
-/* Runs "$SB_BUILD/sb ARGS" with stdout and stderr into dir/out and dir/err;
- * returns its exit status. */
-static int sb(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sb(const char *fmt, ...) {
-    const char *build = getenv("SB_BUILD");
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "'%s/sb' %s >%s/out 2>%s/err",
-             build && *build ? build : "build", args, dir, dir);
-    int status = system(cmd);
-    assert_true(status != -1 && WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
-/* dir/name, in a static buffer of its own per slot (0..3). */
-static const char *at(int slot, const char *name) {
-    static char bufs[4][256];
-    snprintf(bufs[slot], sizeof bufs[slot], "%s/%s", dir, name);
-    return bufs[slot];
-}
-
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s", path);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) buf = realloc(buf, (cap *= 2) + 1);
-    }
-    fclose(f);
-    buf[n] = '\0';
-    if (len) *len = n;
-    return buf;
-}
-
-static void spit(const char *path, const void *data, size_t len) {
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, len, f), len);
-    assert_int_equal(fclose(f), 0);
-}
+/* ==== reading sb's outputs ================================================= */
 
 static bool exists(const char *path) { return access(path, F_OK) == 0; }
 
@@ -97,7 +49,7 @@ static int32_t *ids_of(const json_t *a, int32_t *n) {
 
 /* Value of "key=" in sb compare's summary line (the last line of out). */
 static double summary(const char *key) {
-    char *out = slurp(at(3, "out"), NULL);
+    char *out = test_sb_read("out", NULL);
     char *line = strstr(out, "sb compare: ");
     assert_non_null(line);
     char pat[64];
@@ -109,22 +61,7 @@ static double summary(const char *key) {
     return d;
 }
 
-static bool out_has(const char *file, const char *text) {
-    char *s = slurp(at(3, file), NULL);
-    bool has = strstr(s, text) != NULL;
-    if (!has) fprintf(stderr, "expected '%s' in %s:\n%s", text, file, s);
-    free(s);
-    return has;
-}
-
 /* ==== the engine in-process ================================================ */
-
-static int32_t argmax(const float *v, int32_t n) {
-    int32_t best = 0;
-    for (int32_t i = 1; i < n; i++)
-        if (v[i] > v[best]) best = i;
-    return best;
-}
 
 static int32_t tokenize(const eng_model *m, const char *text, int32_t *ids, int32_t cap) {
     int64_t n = eng_tokenize(m, text, (int64_t)strlen(text), ids, cap);
@@ -141,11 +78,11 @@ static void check_round_trip(bool prompt_logits) {
     eng_model *m = test_tiny_model_load(ENG_RECIPE_F32);
     const char *model = test_tiny_model_path(ENG_RECIPE_F32);
     const int32_t steps = 5;
-    assert_int_equal(sb("logits -m %s -p '%s' -n %d --threads 2 %s --out %s", model,
-                        PROMPT, steps, prompt_logits ? "--prompt-logits --chunk 5" : "",
-                        at(0, "rt")), 0);
+    assert_int_equal(test_sb("logits -m %s -p '%s' -n %d --threads 2 %s --out %s", model,
+                             PROMPT, steps, prompt_logits ? "--prompt-logits --chunk 5" : "",
+                             test_sb_path(0, "rt")), 0);
     int32_t ids[256], n = tokenize(m, PROMPT, ids, 256), n_vocab = eng_n_vocab(m);
-    json_t *j = load_json(at(0, "rt.json"));
+    json_t *j = load_json(test_sb_path(0, "rt.json"));
     assert_string_equal(json_string_value(json_object_get(j, "format")), "sb-logits-1");
     assert_string_equal(json_string_value(json_object_get(j, "model_sha256")),
                         eng_model_sha256(m));
@@ -163,12 +100,17 @@ static void check_round_trip(bool prompt_logits) {
     assert_int_equal(n_greedy, steps);
 
     size_t len;
-    float *dump = (float *)slurp(at(0, "rt.bin"), &len);
+    float *dump = (float *)test_read_file(test_sb_path(0, "rt.bin"), &len);
     size_t row = (size_t)n_vocab;
     assert_int_equal(len, (size_t)rows * row * sizeof(float));
     sb_err err = {0};
     eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 1}, &err);
     assert_non_null(s);
+    /* where the rows came from: this engine, this device */
+    assert_string_equal(json_string_value(json_object_get(j, "engine_version")),
+                        eng_version());
+    assert_string_equal(json_string_value(json_object_get(j, "device_name")),
+                        eng_session_device_name(s));
     float *want = malloc((size_t)n * row * sizeof *want);
     if (prompt_logits) {
         assert_int_equal(eng_session_step(s, ids, n, want, &err), 0);
@@ -179,7 +121,7 @@ static void check_round_trip(bool prompt_logits) {
         assert_memory_equal(dump, want, row * sizeof *want);
     }
     for (int32_t k = 0; k < steps; k++) {
-        int32_t next = argmax(want, n_vocab);
+        int32_t next = test_argmax(want, n_vocab);
         assert_int_equal(greedy[k], next);
         assert_int_equal(eng_session_step(s, &next, 1, want, &err), 0);
         assert_memory_equal(dump + (size_t)(n - first + k) * row, want,
@@ -205,21 +147,21 @@ static void test_two_runs_identical(void **state) {
     (void)state;
     const char *model = test_tiny_model_path(ENG_RECIPE_Q8_0);
     size_t bin_len, json_len, len;
-    assert_int_equal(sb("logits -m %s -p '%s' -n 4 --threads 1 --out %s", model,
-                        PROMPT, at(0, "twice")), 0);
-    char *bin = slurp(at(0, "twice.bin"), &bin_len);
-    char *json = slurp(at(1, "twice.json"), &json_len);
-    assert_int_equal(sb("logits -m %s -p '%s' -n 4 --threads 2 --out %s", model,
-                        PROMPT, at(0, "twice")), 0);
-    char *again = slurp(at(0, "twice.bin"), &len);
+    assert_int_equal(test_sb("logits -m %s -p '%s' -n 4 --threads 1 --out %s", model,
+                             PROMPT, test_sb_path(0, "twice")), 0);
+    char *bin = test_read_file(test_sb_path(0, "twice.bin"), &bin_len);
+    char *json = test_read_file(test_sb_path(1, "twice.json"), &json_len);
+    assert_int_equal(test_sb("logits -m %s -p '%s' -n 4 --threads 2 --out %s", model,
+                             PROMPT, test_sb_path(0, "twice")), 0);
+    char *again = test_read_file(test_sb_path(0, "twice.bin"), &len);
     assert_int_equal(len, bin_len);
     assert_memory_equal(again, bin, len);
     free(again);
-    again = slurp(at(1, "twice.json"), &len);
+    again = test_read_file(test_sb_path(1, "twice.json"), &len);
     assert_int_equal(len, json_len);
     assert_memory_equal(again, json, len);
-    assert_false(exists(at(2, "twice.bin.tmp")));
-    assert_false(exists(at(2, "twice.json.tmp")));
+    assert_false(exists(test_sb_path(2, "twice.bin.tmp")));
+    assert_false(exists(test_sb_path(2, "twice.json.tmp")));
     free(again);
     free(bin);
     free(json);
@@ -229,18 +171,19 @@ static void test_two_runs_identical(void **state) {
 static void test_ids_in_matches_prompt(void **state) {
     (void)state;
     const char *model = test_tiny_model_path(ENG_RECIPE_F32);
-    assert_int_equal(sb("logits -m %s -p '%s' -n 3 --out %s", model, PROMPT,
-                        at(0, "by_text")), 0);
-    json_t *a = load_json(at(0, "by_text.json"));
+    assert_int_equal(test_sb("logits -m %s -p '%s' -n 3 --out %s", model, PROMPT,
+                             test_sb_path(0, "by_text")), 0);
+    json_t *a = load_json(test_sb_path(0, "by_text.json"));
     assert_int_equal(json_dump_file(json_object_get(a, "prompt_ids"),
-                                    at(1, "ids.json"), 0), 0);
-    assert_int_equal(sb("logits -m %s --ids-in %s -n 3 --out %s", model,
-                        at(1, "ids.json"), at(0, "by_ids")), 0);
-    json_t *b = load_json(at(0, "by_ids.json"));
+                                    test_sb_path(1, "ids.json"), 0), 0);
+    assert_int_equal(test_sb("logits -m %s --ids-in %s -n 3 --out %s", model,
+                             test_sb_path(1, "ids.json"), test_sb_path(0, "by_ids")), 0);
+    json_t *b = load_json(test_sb_path(0, "by_ids.json"));
     assert_true(json_equal(json_object_get(a, "prompt_ids"), json_object_get(b, "prompt_ids")));
     assert_true(json_equal(json_object_get(a, "greedy_ids"), json_object_get(b, "greedy_ids")));
     size_t la, lb;
-    char *ra = slurp(at(0, "by_text.bin"), &la), *rb = slurp(at(1, "by_ids.bin"), &lb);
+    char *ra = test_read_file(test_sb_path(0, "by_text.bin"), &la);
+    char *rb = test_read_file(test_sb_path(1, "by_ids.bin"), &lb);
     assert_int_equal(la, lb);
     assert_memory_equal(ra, rb, la);
     free(ra);
@@ -263,79 +206,41 @@ static void test_bad_input_leaves_nothing(void **state) {
         {"[]", "the prompt has no tokens"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        spit(at(1, "bad_ids.json"), cases[i].ids, strlen(cases[i].ids));
-        assert_int_equal(sb("logits -m %s --ids-in %s --out %s", model,
-                            at(1, "bad_ids.json"), at(0, "bad")), 1);
-        assert_true(out_has("err", cases[i].want));
-        assert_false(exists(at(0, "bad.bin")) || exists(at(0, "bad.json")) ||
-                     exists(at(0, "bad.bin.tmp")));
+        test_write_file(test_sb_path(1, "bad_ids.json"), cases[i].ids, strlen(cases[i].ids));
+        assert_int_equal(test_sb("logits -m %s --ids-in %s --out %s", model,
+                                 test_sb_path(1, "bad_ids.json"), test_sb_path(0, "bad")), 1);
+        assert_true(test_sb_output_has("err", cases[i].want));
+        assert_false(exists(test_sb_path(0, "bad.bin")) || exists(test_sb_path(0, "bad.json")) ||
+                     exists(test_sb_path(0, "bad.bin.tmp")));
     }
-    assert_int_equal(sb("logits -m %s -p x --ids-in %s --out %s", model,
-                        at(1, "bad_ids.json"), at(0, "bad")), 2);
-    assert_int_equal(sb("logits -m %s -p x", model), 2);
+    assert_int_equal(test_sb("logits -m %s -p x --ids-in %s --out %s", model,
+                             test_sb_path(1, "bad_ids.json"), test_sb_path(0, "bad")), 2);
+    assert_int_equal(test_sb("logits -m %s -p x", model), 2);
     /* 4096 positions is the tiny model's context. */
-    assert_int_equal(sb("logits -m %s -p x -n 4096 --out %s", model, at(0, "bad")), 1);
-    assert_true(out_has("err", "context_length is 4096"));
-    assert_false(exists(at(0, "bad.bin")));
+    assert_int_equal(test_sb("logits -m %s -p x -n 4096 --out %s",
+                             model, test_sb_path(0, "bad")), 1);
+    assert_true(test_sb_output_has("err", "context_length is 4096"));
+    assert_false(exists(test_sb_path(0, "bad.bin")));
 }
 
 /* ==== sb compare against the committed transformers reference ============= */
 
-typedef struct ref_prompts {
-    int n;
-    int32_t n_tokens[16];
-    int32_t *ids[16];
-} ref_prompts;
-
-/* The prompts' ids of an SBREF002 file (layout: tools/reference_logits.py). */
-static ref_prompts ref_read(const char *path) {
-    size_t len;
-    char *buf = slurp(path, &len);
-    ref_prompts r = {0};
-    assert_true(len > 76 && !memcmp(buf, "SBREF002", 8));
-    uint32_t n;
-    memcpy(&n, buf + 72, 4);
-    assert_true(n >= 1 && n <= 16);
-    size_t off = 76;
-    for (r.n = 0; r.n < (int)n; r.n++) {
-        uint32_t nt, nv;
-        memcpy(&nt, buf + off, 4);
-        r.n_tokens[r.n] = (int32_t)nt;
-        r.ids[r.n] = malloc(nt * sizeof(int32_t));
-        memcpy(r.ids[r.n], buf + off + 4, nt * sizeof(int32_t));
-        memcpy(&nv, buf + off + 4 + 4 * nt, 4);
-        off += 8 + 4 * (size_t)nt + (size_t)nt * nv * 4;
-        assert_true(off <= len);
-    }
-    free(buf);
-    return r;
-}
-
-static void ref_free(ref_prompts *r) {
-    for (int i = 0; i < r->n; i++) free(r->ids[i]);
-}
-
 /* Writes prompt k's ids as JSON and dumps the model's logits at every one of
- * its positions to dir/<prefix>.{bin,json}. */
-static void dump_ref_prompt(const char *model, const ref_prompts *r, int k,
+ * its positions to <prefix>.{bin,json} in the scratch directory. */
+static void dump_ref_prompt(const char *model, const test_ref_file *r, int k,
                             const char *prefix) {
     json_t *a = json_array();
-    for (int32_t i = 0; i < r->n_tokens[k]; i++)
-        json_array_append_new(a, json_integer(r->ids[k][i]));
-    assert_int_equal(json_dump_file(a, at(1, "ref_ids.json"), 0), 0);
+    for (uint32_t i = 0; i < r->prompts[k].n_tokens; i++)
+        json_array_append_new(a, json_integer(r->prompts[k].ids[i]));
+    assert_int_equal(json_dump_file(a, test_sb_path(1, "ref_ids.json"), 0), 0);
     json_decref(a);
-    assert_int_equal(sb("logits -m %s --ids-in %s --prompt-logits --threads 2 --out %s",
-                        model, at(1, "ref_ids.json"), at(0, prefix)), 0);
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    assert_int_equal(test_sb("logits -m %s --ids-in %s --prompt-logits --threads 2 --out %s",
+                             model, test_sb_path(1, "ref_ids.json"), test_sb_path(0, prefix)), 0);
 }
 
 /* The per-row "scaled" column of sb compare's table, appended to v. */
 static void collect_scaled(double *v, int *n, int cap) {
-    char *out = slurp(at(3, "out"), NULL);
+    char *out = test_sb_read("out", NULL);
     for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
         long long pos;
         double abs_, rel, scaled;
@@ -354,25 +259,25 @@ static void collect_scaled(double *v, int *n, int cap) {
 static void check_reference(eng_recipe recipe, const char *ref, double median,
                             double worst) {
     const char *model = test_tiny_model_path(recipe);
-    ref_prompts r = ref_read(ref);
-    double scaled[1024];
+    test_ref_file *r = test_ref_load(ref);
+    double scaled[1024], got_median, got_worst;
     int n_scaled = 0;
-    for (int k = 0; k < r.n; k++) {
-        dump_ref_prompt(model, &r, k, "ref");
-        assert_int_equal(sb("compare %s %s --ref-prompt %d --max-scaled %g",
-                            at(0, "ref.json"), ref, k, worst), 0);
-        assert_int_equal((int)summary("rows"), r.n_tokens[k]);
+    for (int k = 0; k < (int)r->n_prompts; k++) {
+        dump_ref_prompt(model, r, k, "ref");
+        assert_int_equal(test_sb("compare %s %s --ref-prompt %d --max-scaled %g",
+                                 test_sb_path(0, "ref.json"), ref, k, worst), 0);
+        assert_int_equal((int)summary("rows"), r->prompts[k].n_tokens);
         /* test_reference.c: top-1 agrees at every position. */
-        assert_int_equal((int)summary("top1_agree"), r.n_tokens[k]);
+        assert_int_equal((int)summary("top1_agree"), r->prompts[k].n_tokens);
         collect_scaled(scaled, &n_scaled, 1024);
     }
-    qsort(scaled, (size_t)n_scaled, sizeof *scaled, cmp_double);
+    test_median_worst(scaled, n_scaled, &got_median, &got_worst);
     printf("  %s: %d positions, scaled error median %.3g (bound %.3g), worst "
-           "%.3g (bound %.3g)\n", ref, n_scaled, scaled[n_scaled / 2], median,
-           scaled[n_scaled - 1], worst);
-    assert_true(scaled[n_scaled / 2] <= median);
-    assert_true(scaled[n_scaled - 1] <= worst);
-    ref_free(&r);
+           "%.3g (bound %.3g)\n", ref, n_scaled, got_median, median, got_worst,
+           worst);
+    assert_true(got_median <= median);
+    assert_true(got_worst <= worst);
+    test_ref_free(r);
 }
 
 static void test_compare_matches_reference(void **state) {
@@ -395,16 +300,16 @@ typedef enum tamper_kind {
 static void tamper(const char *bin, int32_t n_vocab, int32_t pos,
                    tamper_kind kind, float amount) {
     size_t len;
-    float *v = (float *)slurp(bin, &len);
+    float *v = (float *)test_read_file(bin, &len);
     assert_true(((size_t)pos + 1) * (size_t)n_vocab * sizeof *v <= len);
     float *row = v + (size_t)pos * (size_t)n_vocab;
-    int32_t top = argmax(row, n_vocab), victim = top == 0 ? 1 : 0;
+    int32_t top = test_argmax(row, n_vocab), victim = top == 0 ? 1 : 0;
     float scale = 0;
     for (int32_t i = 0; i < n_vocab; i++) scale = fmaxf(scale, fabsf(row[i]));
     if (kind == TAMPER_NUDGE) row[victim] += amount * scale;
     else if (kind == TAMPER_OVERTAKE) row[victim] = row[top] + amount * scale;
     else row[victim] = NAN;
-    spit(bin, v, len);
+    test_write_file(bin, v, len);
     free(v);
 }
 
@@ -413,34 +318,37 @@ static void tamper(const char *bin, int32_t n_vocab, int32_t pos,
 static void test_compare_fails_on_tampered(void **state) {
     (void)state;
     const char *ref = "tests/data/ref_tiny_f32.exact.bin";
-    ref_prompts r = ref_read(ref);
+    test_ref_file *r = test_ref_load(ref);
     const char *model = test_tiny_model_path(ENG_RECIPE_F32);
     int32_t n_vocab = 512;
-    dump_ref_prompt(model, &r, 1, "tamper");
+    dump_ref_prompt(model, r, 1, "tamper");
     const char *cmp = "compare %s %s --ref-prompt 1 --max-scaled 2e-3";
-    assert_int_equal(sb(cmp, at(0, "tamper.json"), ref), 0);
-    assert_true(out_has("out", "verdict=ok"));
+    assert_int_equal(test_sb(cmp, test_sb_path(0, "tamper.json"), ref), 0);
+    assert_true(test_sb_output_has("out", "verdict=ok"));
 
     /* +1% of the scale at one logit: top-1 unchanged, tolerance exceeded. */
-    tamper(at(0, "tamper.bin"), n_vocab, 3, TAMPER_NUDGE, 0.01f);
-    assert_int_equal(sb(cmp, at(0, "tamper.json"), ref), 1);
-    assert_true(out_has("out", "verdict=exceeded"));
-    assert_true(out_has("out", "exceeds --max-scaled"));
+    tamper(test_sb_path(0, "tamper.bin"), n_vocab, 3, TAMPER_NUDGE, 0.01f);
+    assert_int_equal(test_sb(cmp, test_sb_path(0, "tamper.json"), ref), 1);
+    assert_true(test_sb_output_has("out", "verdict=exceeded"));
+    assert_true(test_sb_output_has("out", "exceeds --max-scaled"));
     /* Without a limit the same rows pass: no divergence. */
-    assert_int_equal(sb("compare %s %s --ref-prompt 1", at(0, "tamper.json"), ref), 0);
+    assert_int_equal(test_sb("compare %s %s --ref-prompt 1",
+                             test_sb_path(0, "tamper.json"), ref), 0);
 
     /* A logit half the scale above the top-1: a clear-margin divergence. */
-    dump_ref_prompt(model, &r, 1, "tamper");
-    tamper(at(0, "tamper.bin"), n_vocab, 5, TAMPER_OVERTAKE, 0.5f);
-    assert_int_equal(sb("compare %s %s --ref-prompt 1", at(0, "tamper.json"), ref), 1);
-    assert_true(out_has("out", "BUG, a clear margin"));
-    assert_true(out_has("out", "verdict=BUG"));
+    dump_ref_prompt(model, r, 1, "tamper");
+    tamper(test_sb_path(0, "tamper.bin"), n_vocab, 5, TAMPER_OVERTAKE, 0.5f);
+    assert_int_equal(test_sb("compare %s %s --ref-prompt 1",
+                             test_sb_path(0, "tamper.json"), ref), 1);
+    assert_true(test_sb_output_has("out", "BUG, a clear margin"));
+    assert_true(test_sb_output_has("out", "verdict=BUG"));
 
-    dump_ref_prompt(model, &r, 1, "tamper");
-    tamper(at(0, "tamper.bin"), n_vocab, 2, TAMPER_NAN, 0);
-    assert_int_equal(sb("compare %s %s --ref-prompt 1", at(0, "tamper.json"), ref), 1);
-    assert_true(out_has("out", "non-finite"));
-    ref_free(&r);
+    dump_ref_prompt(model, r, 1, "tamper");
+    tamper(test_sb_path(0, "tamper.bin"), n_vocab, 2, TAMPER_NAN, 0);
+    assert_int_equal(test_sb("compare %s %s --ref-prompt 1",
+                             test_sb_path(0, "tamper.json"), ref), 1);
+    assert_true(test_sb_output_has("out", "non-finite"));
+    test_ref_free(r);
 }
 
 /* ==== sb compare between dumps ============================================ */
@@ -451,7 +359,7 @@ static void write_dump(const char *prefix, const float rows[16], int32_t next,
                        int32_t n_vocab, const char *bin_name) {
     char path[300];
     snprintf(path, sizeof path, "%s.bin", prefix);
-    spit(path, rows, 2 * (size_t)n_vocab * sizeof *rows);
+    test_write_file(path, rows, 2 * (size_t)n_vocab * sizeof *rows);
     json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:s, s:[i], s:[i], s:i, s:i, s:i, s:s}",
                           "format", "sb-logits-1", "model", "hand-made",
                           "model_sha256", "0", "n_vocab", n_vocab, "device", "cpu",
@@ -468,23 +376,25 @@ static void test_compare_divergence_verdicts(void **state) {
     (void)state;
     float a[16] = {0, 1, 2, 3, 9.99f, 10, 1, 1, /* top-1 5 */ 0, 1, 2, 3, 4, 5, 6, 7};
     float b[16] = {0, 1, 2, 3, 10, 9.99f, 1, 1, /* top-1 4 */ 7, 6, 5, 4, 3, 2, 1, 0};
-    write_dump(at(0, "da"), a, 5, 8, "da.bin");
-    write_dump(at(0, "db"), b, 4, 8, "db.bin");
-    assert_int_equal(sb("compare %s %s", at(0, "da.json"), at(1, "db.json")), 0);
-    assert_true(out_has("out", "benign, a near-tie"));
-    assert_true(out_has("out", "rows=1 "));
-    assert_true(out_has("out", "later rows are not compared"));
-    assert_true(out_has("out", "verdict=benign"));
+    write_dump(test_sb_path(0, "da"), a, 5, 8, "da.bin");
+    write_dump(test_sb_path(0, "db"), b, 4, 8, "db.bin");
+    assert_int_equal(test_sb("compare %s %s",
+                             test_sb_path(0, "da.json"), test_sb_path(1, "db.json")), 0);
+    assert_true(test_sb_output_has("out", "benign, a near-tie"));
+    assert_true(test_sb_output_has("out", "rows=1 "));
+    assert_true(test_sb_output_has("out", "later rows are not compared"));
+    assert_true(test_sb_output_has("out", "verdict=benign"));
     b[4] = 12; /* a margin of 2 in a scale of 12 */
-    write_dump(at(0, "db"), b, 4, 8, "db.bin");
-    assert_int_equal(sb("compare %s %s", at(0, "da.json"), at(1, "db.json")), 1);
-    assert_true(out_has("out", "verdict=BUG"));
+    write_dump(test_sb_path(0, "db"), b, 4, 8, "db.bin");
+    assert_int_equal(test_sb("compare %s %s",
+                             test_sb_path(0, "da.json"), test_sb_path(1, "db.json")), 1);
+    assert_true(test_sb_output_has("out", "verdict=BUG"));
     /* The same file against itself: nothing differs. */
-    assert_int_equal(sb("compare %s %s --max-abs 0 --max-rel 0", at(0, "da.json"),
-                        at(1, "da.json")), 0);
+    assert_int_equal(test_sb("compare %s %s --max-abs 0 --max-rel 0", test_sb_path(0, "da.json"),
+                             test_sb_path(1, "da.json")), 0);
     assert_int_equal((int)summary("rows"), 2);
     assert_true(summary("max_abs") == 0.0);
-    assert_true(out_has("out", "verdict=ok"));
+    assert_true(test_sb_output_has("out", "verdict=ok"));
 }
 
 /* Corrupt or mismatched inputs: a clear error, exit 1 (2 for usage). */
@@ -493,39 +403,44 @@ static void test_compare_refuses_bad_input(void **state) {
     float rows[16] = {0};
     rows[3] = 1;
     rows[11] = 1;
-    write_dump(at(0, "v8"), rows, 3, 8, "v8.bin");
+    write_dump(test_sb_path(0, "v8"), rows, 3, 8, "v8.bin");
     const char *model = test_tiny_model_path(ENG_RECIPE_F32);
-    assert_int_equal(sb("logits -m %s --ids-in %s --out %s", model,
-                        at(1, "ids1.json"), at(0, "v512")), 1); /* no ids file yet */
-    spit(at(1, "ids1.json"), "[1]", 3);
-    assert_int_equal(sb("logits -m %s --ids-in %s -n 1 --out %s", model,
-                        at(1, "ids1.json"), at(0, "v512")), 0);
-    assert_int_equal(sb("compare %s %s", at(0, "v8.json"), at(1, "v512.json")), 1);
-    assert_true(out_has("err", "A has n_vocab 8 but B has 512"));
+    /* no ids file yet */
+    assert_int_equal(test_sb("logits -m %s --ids-in %s --out %s", model,
+                             test_sb_path(1, "ids1.json"), test_sb_path(0, "v512")), 1);
+                             test_write_file(test_sb_path(1, "ids1.json"), "[1]", 3);
+    assert_int_equal(test_sb("logits -m %s --ids-in %s -n 1 --out %s", model,
+                             test_sb_path(1, "ids1.json"), test_sb_path(0, "v512")), 0);
+    assert_int_equal(test_sb("compare %s %s",
+                             test_sb_path(0, "v8.json"), test_sb_path(1, "v512.json")), 1);
+    assert_true(test_sb_output_has("err", "A has n_vocab 8 but B has 512"));
 
     /* The rows file must hold exactly the rows described. */
-    write_dump(at(0, "short"), rows, 3, 8, "short.bin");
-    spit(at(0, "short.bin"), rows, 15 * sizeof *rows);
-    assert_int_equal(sb("compare %s %s", at(0, "short.json"), at(1, "v8.json")), 1);
-    assert_true(out_has("err", "holds 60 bytes"));
-    write_dump(at(0, "escape"), rows, 3, 8, "../v8.bin");
-    assert_int_equal(sb("compare %s %s", at(0, "escape.json"), at(1, "v8.json")), 1);
-    assert_true(out_has("err", "\"logits_file\" must name a file beside it"));
-    spit(at(0, "junk.json"), "{\"format\": \"other\"}", 19);
-    assert_int_equal(sb("compare %s %s", at(0, "junk.json"), at(1, "v8.json")), 1);
-    assert_true(out_has("err", "neither an sb logits description"));
+    write_dump(test_sb_path(0, "short"), rows, 3, 8, "short.bin");
+    test_write_file(test_sb_path(0, "short.bin"), rows, 15 * sizeof *rows);
+    assert_int_equal(test_sb("compare %s %s",
+                             test_sb_path(0, "short.json"), test_sb_path(1, "v8.json")), 1);
+    assert_true(test_sb_output_has("err", "holds 60 bytes"));
+    write_dump(test_sb_path(0, "escape"), rows, 3, 8, "../v8.bin");
+    assert_int_equal(test_sb("compare %s %s",
+                             test_sb_path(0, "escape.json"), test_sb_path(1, "v8.json")), 1);
+    assert_true(test_sb_output_has("err", "\"logits_file\" must name a file beside it"));
+    test_write_file(test_sb_path(0, "junk.json"), "{\"format\": \"other\"}", 19);
+    assert_int_equal(test_sb("compare %s %s",
+                             test_sb_path(0, "junk.json"), test_sb_path(1, "v8.json")), 1);
+    assert_true(test_sb_output_has("err", "neither an sb logits description"));
     /* A reference needs a prompt index, and a valid one. */
     const char *ref = "tests/data/ref_tiny_f32.exact.bin";
-    assert_int_equal(sb("compare %s %s", at(0, "v512.json"), ref), 2);
-    assert_true(out_has("err", "--ref-prompt 0..3"));
-    assert_int_equal(sb("compare %s %s --ref-prompt 4", at(0, "v512.json"), ref), 1);
+    assert_int_equal(test_sb("compare %s %s", test_sb_path(0, "v512.json"), ref), 2);
+    assert_true(test_sb_output_has("err", "--ref-prompt 0..3"));
+    assert_int_equal(test_sb("compare %s %s --ref-prompt 4", test_sb_path(0, "v512.json"), ref), 1);
     size_t len;
-    char *buf = slurp(ref, &len);
-    spit(at(0, "cut.bin"), buf, len / 2);
+    char *buf = test_read_file(ref, &len);
+    test_write_file(test_sb_path(0, "cut.bin"), buf, len / 2);
     free(buf);
-    assert_int_equal(sb("compare %s %s --ref-prompt 3", at(0, "v512.json"),
-                        at(1, "cut.bin")), 1);
-    assert_true(out_has("err", "run past the end of the file"));
+    assert_int_equal(test_sb("compare %s %s --ref-prompt 3", test_sb_path(0, "v512.json"),
+                             test_sb_path(1, "cut.bin")), 1);
+    assert_true(test_sb_output_has("err", "run past the end of the file"));
 }
 
 /* ==== sb generate --ids ===================================================== */
@@ -560,11 +475,12 @@ static void test_generate_ids(void **state) {
     assert_int_equal(eng_generate(s, ids, n, &p, NULL, NULL, &want, &err), 0);
 
     for (int to_file = 0; to_file < 2; to_file++) {
-        assert_int_equal(sb("generate -m %s -p '%s' -n 12 --quiet %s %s", model,
-                            PROMPT, to_file ? "--ids-out" : "--ids",
-                            to_file ? at(0, "ids.jsonl") : ""), 0);
-        char *err_text = slurp(at(1, "err"), NULL);
-        char *text = to_file ? slurp(at(0, "ids.jsonl"), NULL) : strdup(err_text);
+        assert_int_equal(test_sb("generate -m %s -p '%s' -n 12 --quiet %s %s", model,
+                                 PROMPT, to_file ? "--ids-out" : "--ids",
+                                 to_file ? test_sb_path(0, "ids.jsonl") : ""), 0);
+        char *err_text = test_read_file(test_sb_path(1, "err"), NULL);
+        char *text = to_file ? test_read_file(test_sb_path(0, "ids.jsonl"), NULL)
+                             : strdup(err_text);
         json_t *prompt, *gen;
         parse_id_lines(text, &prompt, &gen);
         int32_t np, ng;
@@ -586,23 +502,10 @@ static void test_generate_ids(void **state) {
         free(text);
         free(err_text);
     }
-    assert_false(exists(at(0, "ids.jsonl.tmp")));
+    assert_false(exists(test_sb_path(0, "ids.jsonl.tmp")));
     free(want.tokens);
     eng_session_destroy(s);
     eng_model_free(m);
-}
-
-static int setup(void **state) {
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/sb-cli-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void) {
@@ -617,5 +520,6 @@ int main(void) {
         cmocka_unit_test(test_compare_refuses_bad_input),
         cmocka_unit_test(test_generate_ids),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_sb_group_setup,
+                                  test_sb_group_teardown);
 }

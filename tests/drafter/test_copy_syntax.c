@@ -71,9 +71,16 @@ static drf_copy *make(const char *source, const char *language) {
         ends[i] = words[i][strlen(words[i]) - 1] == '\n';
     drf__copy_text t = {source, (int64_t)strlen(source), off, language, ends,
                         MAX_WORDS};
+    /* A flat step cost: every draft token is free, so each proposal
+     * shows all the drafter would copy, whatever length rule applies. */
+    static double flat[KRN_MAX_ROWS + 1];
+    for (int r = 0; r <= KRN_MAX_ROWS; r++) flat[r] = 1;
     sb_err err = {0};
-    drf_copy *c = drf__copy_create_ex(ids, n, &t,
-                                      &(drf_copy_opts){.source_only = true}, &err);
+    drf_copy *c = drf__copy_create_ex(
+        ids, n, &t,
+        &(drf_copy_opts){.source_only = true, .starts_like_source = true,
+                         .step_cost = flat},
+        &err);
     if (!c) fail_msg("drf__copy_create_ex: %s", err.msg);
     return c;
 }
@@ -200,14 +207,13 @@ static void test_resync_after_changed_line(void **state) {
     drf_copy_destroy(c);
 }
 
-/* ==== (a) the choice among repeated matches ================================ */
+/* ==== (a) where to resume after a change inside a line =================== */
 
-/* The output changes g's "y = 2;" to "y = 1;", a line f (already copied)
- * has. Plain copying takes the occurrence of "= 1" in f, which agrees with
- * the output for longest, and drafts f's next line; with syntax the
+/* The output changes g's "y = 2;" to "y = 7;": nothing in the source
+ * follows "= 7", so plain copying has no span, while with syntax the
  * drafter resumes in source order right after the replaced literal, in
- * the unit it was copying, and drafts g's own next line. */
-static void test_prefers_match_after_last_copied_unit(void **state) {
+ * the unit it was copying, and drafts g's own next lines. */
+static void test_replacement_resumes_in_unit(void **state) {
     (void)state;
     const char *src =
         "int f(void) {\n"
@@ -225,7 +231,7 @@ static void test_prefers_match_after_last_copied_unit(void **state) {
         "    return 0;\n"
         "}\n"
         "int g(void) {\n"
-        "    y = 1;\n"
+        "    y = 7;\n"
         "    k = 1;\n"
         "    return 1;\n"
         "}\n";
@@ -234,14 +240,41 @@ static void test_prefers_match_after_last_copied_unit(void **state) {
         drf_copy *c = make(src, syntax ? "c" : NULL);
         run r;
         start(&r, c, out);
-        run_through(&r, "g(void) {\n    y = 1");
+        run_through(&r, "g(void) {\n    y = 7");
         const char *p = proposal(&r, buf, sizeof buf);
         if (syntax)
             assert_true(!strncmp(p, ";\n    k = 1;\n    return 1;", 24));
         else
-            assert_true(!strncmp(p, ";\n    return 0;", 15));
+            assert_string_equal(p, "");
         drf_copy_destroy(c);
     }
+}
+
+/* Lines reordered (entries sorted): the output writes a name at a line's
+ * start that the source has on another line. A lookup that agrees with
+ * the output back into the line before ("\n", indentation, the name) is
+ * where it goes on, not right after the name it replaced. */
+static void test_reordered_line_follows_lookup(void **state) {
+    (void)state;
+    const char *src =
+        "x = {\n"
+        "    pear: 3,\n"
+        "    apple: 1,\n"
+        "    fig: 2,\n"
+        "}\n";
+    const char *out =
+        "x = {\n"
+        "    apple: 1,\n"
+        "    fig: 2,\n"
+        "    pear: 3,\n"
+        "}\n";
+    char buf[1024];
+    drf_copy *c = make(src, "javascript");
+    run r;
+    start(&r, c, out);
+    run_through(&r, "x = {\n    apple");
+    assert_true(!strncmp(proposal(&r, buf, sizeof buf), ": 1,\n    fig: 2,\n", 13));
+    drf_copy_destroy(c);
 }
 
 /* ==== edits replayed ======================================================= */
@@ -386,7 +419,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resync_after_inserted_line),
         cmocka_unit_test(test_resync_after_changed_line),
-        cmocka_unit_test(test_prefers_match_after_last_copied_unit),
+        cmocka_unit_test(test_replacement_resumes_in_unit),
+        cmocka_unit_test(test_reordered_line_follows_lookup),
         cmocka_unit_test(test_substitution_replays_rename),
         cmocka_unit_test(test_substitution_dropped_when_not_followed),
         cmocka_unit_test(test_fallback_is_plain_copying),

@@ -11,79 +11,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "../../edit/edit.h"
+#include "../support/run_sb.h"
 #include "../support/tiny_model.h"
 
 static const char *FILE_C = "int add(int a, int b) {\n    return a + b;\n}\n";
 
-static char dir[64]; /* this run's scratch directory */
-
-/* Runs "$SB_BUILD/sb ARGS" with stdout and stderr into dir/out, dir/err;
- * returns its exit status. */
-static int sb(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sb(const char *fmt, ...) {
-    const char *build = getenv("SB_BUILD");
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "'%s/sb' %s >%s/out 2>%s/err",
-             build && *build ? build : "build", args, dir, dir);
-    int status = system(cmd);
-    assert_true(status != -1 && WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
-/* dir/name's contents, NUL-terminated; the caller frees. */
-static char *slurp(const char *name) {
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s", path);
-    char *buf = calloc(1, 1 << 20);
-    size_t n = fread(buf, 1, (1 << 20) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* ==== sb edit ============================================================== */
 
-/* The value of "key=" in the summary line of dir/err, into out. */
+/* The value of "key=" in the summary line sb printed on stderr, into out. */
 static void summary_value(const char *key, char *out, size_t cap) {
-    char *err = slurp("err");
+    char *err = test_sb_read("err", NULL);
     char *line = strstr(err, "sb edit: prompt_tokens=");
     if (!line) fail_msg("no summary line in: %s", err);
-    char *at = strstr(line, key);
-    if (!at) fail_msg("no %s in: %s", key, line);
-    at += strlen(key);
-    size_t n = strcspn(at, " \n");
-    if (n >= cap) n = cap - 1;
-    memcpy(out, at, n);
-    out[n] = '\0';
+    test_text_field(line, key, out, cap);
     free(err);
 }
 
 static void test_cli_edit(void **state) {
     (void)state;
     const char *model = test_tiny_model_path(ENG_RECIPE_F32);
-    char file[128];
-    snprintf(file, sizeof file, "%s/add.c", dir);
-    FILE *f = fopen(file, "wb");
-    assert_non_null(f);
-    fputs(FILE_C, f);
-    fclose(f);
+    const char *file = test_sb_path(0, "add.c");
+    test_write_file(file, FILE_C, strlen(FILE_C));
     char sha_on[80], sha_off[80];
     for (int spec = 0; spec <= 1; spec++) {
-        int rc = sb("edit -m '%s' --file '%s' --instruction 'rename add' "
-                    "--max-tokens 40 --threads 2 --speculation %s", model, file,
-                    spec ? "on" : "off");
+        int rc = test_sb("edit -m '%s' --file '%s' --instruction 'rename add' "
+                         "--max-tokens 40 --threads 2 --speculation %s", model, file,
+                         spec ? "on" : "off");
         assert_int_equal(rc, 1);
-        char *out = slurp("out"), *err = slurp("err");
+        char *out = test_sb_read("out", NULL), *err = test_sb_read("err", NULL);
         assert_string_equal(out, ""); /* nothing on stdout */
         assert_non_null(strstr(err, "no closing fence"));
         assert_non_null(strstr(err, "raw answer"));
@@ -96,23 +53,23 @@ static void test_cli_edit(void **state) {
 
     /* without -m: the default model, here through SB_MODEL */
     setenv("SB_MODEL", model, 1);
-    assert_int_equal(sb("edit --file '%s' --instruction x --max-tokens 4",
-                        file), 1);
-    char *no_m = slurp("err");
+    assert_int_equal(test_sb("edit --file '%s' --instruction x --max-tokens 4",
+                             file), 1);
+    char *no_m = test_sb_read("err", NULL);
     assert_non_null(strstr(no_m, "no closing fence"));
     free(no_m);
     setenv("SB_MODEL", "/nonexistent/model.gguf", 1);
-    assert_int_equal(sb("edit --file '%s' --instruction x", file), 1);
-    no_m = slurp("err");
+    assert_int_equal(test_sb("edit --file '%s' --instruction x", file), 1);
+    no_m = test_sb_read("err", NULL);
     assert_non_null(strstr(no_m, "SB_MODEL"));
     free(no_m);
     unsetenv("SB_MODEL");
-    assert_int_equal(sb("edit -m '%s' --file '%s'", model, file), 2);
-    assert_int_equal(sb("edit -m '%s' --file '%s' --instruction x "
-                        "--speculation maybe", model, file), 2);
-    assert_int_equal(sb("edit -m '%s' --file '%s/none.c' --instruction x",
-                        model, dir), 1);
-    char *err = slurp("err");
+    assert_int_equal(test_sb("edit -m '%s' --file '%s'", model, file), 2);
+    assert_int_equal(test_sb("edit -m '%s' --file '%s' --instruction x "
+                             "--speculation maybe", model, file), 2);
+    assert_int_equal(test_sb("edit -m '%s' --file '%s' --instruction x",
+                             model, test_sb_path(1, "none.c")), 1);
+    char *err = test_sb_read("err", NULL);
     assert_non_null(strstr(err, "none.c"));
     free(err);
 }
@@ -120,21 +77,15 @@ static void test_cli_edit(void **state) {
 /* ==== sb draftsim ========================================================== */
 
 static json_t *out_json(void) {
-    char path[128];
-    snprintf(path, sizeof path, "%s/out", dir);
     json_error_t jerr;
-    json_t *j = json_load_file(path, 0, &jerr);
+    json_t *j = json_load_file(test_sb_path(3, "out"), 0, &jerr);
     if (!j) fail_msg("draftsim --json: %s", jerr.text);
     return j;
 }
 
+/* Writes text to name in the scratch directory. */
 static void spit(const char *name, const char *text) {
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
+    test_write_file(test_sb_path(3, name), text, strlen(text));
 }
 
 /* The JSON report has the documented keys; its speedup is the one its
@@ -148,9 +99,10 @@ static void test_cli_draftsim(void **state) {
     const char *in = "tests/data/edits/c_rename/input.c";
     const char *ex = "tests/data/edits/c_rename/expected.c";
     spit("costs", "# made-up costs\n1 1\n2 1.5\n8 2\n64 4\n");
-    assert_int_equal(sb("draftsim -m '%s' --input %s --expected %s "
-                        "--instruction 'rename rb_push' --json "
-                        "--cost-table %s/costs", model, in, ex, dir), 0);
+    assert_int_equal(test_sb("draftsim -m '%s' --input %s --expected %s "
+                             "--instruction 'rename rb_push' --json "
+                             "--cost-table %s", model, in, ex,
+                             test_sb_path(0, "costs")), 0);
     json_t *j = out_json();
     const char *keys[] = {"output_tokens", "steps", "tokens_per_step",
                           "projected_speedup", "accept_hist", "rows_hist"};
@@ -168,34 +120,22 @@ static void test_cli_draftsim(void **state) {
     assert_true(got > plain / spec - 1e-9 && got < plain / spec + 1e-9);
     json_decref(j);
 
-    assert_int_equal(sb("draftsim -m '%s' --input %s --expected %s --json "
-                        "--drafter none", model, in, ex), 0);
+    assert_int_equal(test_sb("draftsim -m '%s' --input %s --expected %s --json "
+                             "--drafter none", model, in, ex), 0);
     j = out_json();
     assert_true(json_real_value(json_object_get(j, "tokens_per_step")) == 1.0);
     json_decref(j);
 
     spit("bad", "1 1\n2 -1\n");
-    assert_int_equal(sb("draftsim -m '%s' --input %s --expected %s "
-                        "--cost-table %s/bad", model, in, ex, dir), 1);
-    char *err = slurp("err");
+    assert_int_equal(test_sb("draftsim -m '%s' --input %s --expected %s "
+                             "--cost-table %s", model, in, ex,
+                             test_sb_path(0, "bad")), 1);
+    char *err = test_sb_read("err", NULL);
     assert_non_null(strstr(err, "line 2"));
     free(err);
-    assert_int_equal(sb("draftsim -m '%s' --input %s", model, in), 2);
-    assert_int_equal(sb("draftsim -m '%s' --input %s --expected %s "
-                        "--drafter tree", model, in, ex), 2);
-}
-
-static int setup(void **state) {
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/sb-test-edit-cli-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    assert_int_equal(test_sb("draftsim -m '%s' --input %s", model, in), 2);
+    assert_int_equal(test_sb("draftsim -m '%s' --input %s --expected %s "
+                             "--drafter tree", model, in, ex), 2);
 }
 
 int main(void) {
@@ -203,5 +143,6 @@ int main(void) {
         cmocka_unit_test(test_cli_edit),
         cmocka_unit_test(test_cli_draftsim),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_sb_group_setup,
+                                  test_sb_group_teardown);
 }

@@ -18,13 +18,12 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../engine/engine.h"
-#include "../../engine/gguf.h"
+#include "../support/ref_logits.h"
 #include "../support/tiny_model.h"
 
 /* Bounds on the per-position error (largest |engine - reference| over the
@@ -55,101 +54,12 @@ static const tolerance TOL_EMULATED_Q8_0 = {1e-5, 2e-2};
 static const tolerance TOL_EXACT_F32 = {2e-3, 2e-3};
 static const tolerance TOL_EXACT_Q8_0 = {3e-2, 3e-2};
 
-typedef struct ref_prompt {
-    uint32_t n_tokens, n_vocab;
-    int32_t *ids;
-    float *logits; /* n_tokens * n_vocab */
-} ref_prompt;
-
-typedef struct ref_file {
-    char sha[65];
-    uint32_t n_prompts;
-    ref_prompt *prompts;
-} ref_file;
-
-static void read_exact(FILE *f, void *p, size_t n) {
-    assert_int_equal(fread(p, 1, n, f), n);
-}
-
-static ref_file *ref_load(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s (run from the repository root)", path);
-    ref_file *r = calloc(1, sizeof *r);
-    char magic[8];
-    read_exact(f, magic, 8);
-    assert_memory_equal(magic, "SBREF002", 8);
-    read_exact(f, r->sha, 64);
-    read_exact(f, &r->n_prompts, 4);
-    assert_true(r->n_prompts > 0 && r->n_prompts < 100);
-    r->prompts = calloc(r->n_prompts, sizeof *r->prompts);
-    for (uint32_t i = 0; i < r->n_prompts; i++) {
-        ref_prompt *p = &r->prompts[i];
-        read_exact(f, &p->n_tokens, 4);
-        assert_true(p->n_tokens > 0 && p->n_tokens <= 256);
-        p->ids = malloc(p->n_tokens * sizeof *p->ids);
-        read_exact(f, p->ids, p->n_tokens * sizeof *p->ids);
-        read_exact(f, &p->n_vocab, 4);
-        assert_true(p->n_vocab > 0 && p->n_vocab <= 1u << 20);
-        p->logits = malloc((size_t)p->n_tokens * p->n_vocab * sizeof(float));
-        read_exact(f, p->logits, (size_t)p->n_tokens * p->n_vocab * sizeof(float));
-    }
-    fclose(f);
-    return r;
-}
-
-static void ref_free(ref_file *r) {
-    for (uint32_t i = 0; i < r->n_prompts; i++) {
-        free(r->prompts[i].ids);
-        free(r->prompts[i].logits);
-    }
-    free(r->prompts);
-    free(r);
-}
-
-/* SHA-256 of the model file from the start of its tensor data to the end:
- * the weights, which are all the logits depend on besides the token ids
- * (tools/reference_logits.py hashes the same bytes). */
-static void weights_sha256(const char *path, char hex[65]) {
-    sb_err err = {0};
-    gguf_file *f = gguf_open(path, &err);
-    if (!f) fail_msg("%s", err.msg);
-    assert_true(gguf_tensor_count(f) > 0);
-    /* Every tensor's data pointer minus its offset is the data section. */
-    const gguf_tensor *t = gguf_tensor_at(f, 0);
-    const unsigned char *start = (const unsigned char *)t->data - t->offset;
-    const unsigned char *end = (const unsigned char *)gguf_file_bytes(f) + gguf_file_size(f);
-    sb_sha256_hex(start, (size_t)(end - start), hex);
-    gguf_close(f);
-}
-
-static int32_t argmax(const float *v, uint32_t n) {
-    uint32_t best = 0;
-    for (uint32_t i = 1; i < n; i++)
-        if (v[i] > v[best]) best = i;
-    return (int32_t)best;
-}
-
-/* Largest |engine - reference| / max|reference| over one position. */
-static double rel_error(const float *got, const float *want, uint32_t n) {
-    double scale = 0, err = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        scale = fmax(scale, fabs(want[i]));
-        err = fmax(err, fabs((double)got[i] - want[i]));
-    }
-    return err / scale;
-}
-
-/* Runs every prompt through the engine (all positions' logits) and checks
- * them against the reference. Prints the worst error seen. */
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
+/* Runs every prompt through the engine (all positions' logits), checks
+ * them against the reference and prints the errors seen. */
 static void check_against(eng_recipe recipe, const char *ref_path, tolerance tol) {
-    ref_file *ref = ref_load(ref_path);
+    test_ref_file *ref = test_ref_load(ref_path);
     char weights[65];
-    weights_sha256(test_tiny_model_path(recipe), weights);
+    test_weights_sha256(test_tiny_model_path(recipe), weights);
     if (strcmp(ref->sha, weights))
         fail_msg("%s was made from weights with SHA-256 %s, but sb mkmodel now "
                  "makes %s: rerun tools/reference_logits.py", ref_path, ref->sha,
@@ -161,25 +71,19 @@ static void check_against(eng_recipe recipe, const char *ref_path, tolerance tol
     double errors[1024];
     int n_err = 0, top1_mismatch = 0;
     for (uint32_t i = 0; i < ref->n_prompts; i++) {
-        ref_prompt *p = &ref->prompts[i];
+        test_ref_prompt *p = &ref->prompts[i];
         assert_int_equal(p->n_vocab, eng_n_vocab(m));
-        float *got = malloc((size_t)p->n_tokens * p->n_vocab * sizeof(float));
-        eng_session_truncate(s, 0);
-        for (uint32_t done = 0; done < p->n_tokens; done += 64) {
-            int rows = p->n_tokens - done < 64 ? (int)(p->n_tokens - done) : 64;
-            assert_int_equal(eng_session_step(s, p->ids + done, rows,
-                                              got + (size_t)done * p->n_vocab, &err), 0);
-        }
+        float *got = test_all_logits(s, p->ids, p->n_tokens);
         for (uint32_t t = 0; t < p->n_tokens; t++) {
             const float *g = got + (size_t)t * p->n_vocab, *w = p->logits + (size_t)t * p->n_vocab;
             assert_true(n_err < 1024);
-            errors[n_err++] = rel_error(g, w, p->n_vocab);
-            top1_mismatch += argmax(g, p->n_vocab) != argmax(w, p->n_vocab);
+            errors[n_err++] = test_scaled_error(g, w, p->n_vocab);
+            top1_mismatch += test_argmax(g, p->n_vocab) != test_argmax(w, p->n_vocab);
         }
         free(got);
     }
-    qsort(errors, (size_t)n_err, sizeof *errors, cmp_double);
-    double median = errors[n_err / 2], worst = errors[n_err - 1];
+    double median, worst;
+    test_median_worst(errors, n_err, &median, &worst);
     printf("  %s: %d positions, relative error median %.3g (bound %.3g), "
            "worst %.3g (bound %.3g), top-1 mismatches %d\n", ref_path, n_err,
            median, tol.median, worst, tol.worst, top1_mismatch);
@@ -188,7 +92,7 @@ static void check_against(eng_recipe recipe, const char *ref_path, tolerance tol
     assert_int_equal(top1_mismatch, 0);
     eng_session_destroy(s);
     eng_model_free(m);
-    ref_free(ref);
+    test_ref_free(ref);
 }
 
 static void test_f32_model(void **state) {

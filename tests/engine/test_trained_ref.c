@@ -34,14 +34,13 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../../engine/engine.h"
-#include "../../engine/gguf.h"
+#include "../support/ref_logits.h"
 
 #define MODEL_PATH "models/" ENG_DEFAULT_MODEL_NAME
 #define REF_PATH "tests/data/ref_trained.bin"
@@ -147,44 +146,6 @@ static void ref_free(ref_file *r) {
     free(r);
 }
 
-/* SHA-256 of the tensor data section (as tools/train/trained_ref.py). */
-static void weights_sha256(const char *path, char hex[65]) {
-    sb_err err = {0};
-    gguf_file *f = gguf_open(path, &err);
-    if (!f) fail_msg("%s", err.msg);
-    const gguf_tensor *t = gguf_tensor_at(f, 0);
-    const unsigned char *start = (const unsigned char *)t->data - t->offset;
-    const unsigned char *end = (const unsigned char *)gguf_file_bytes(f) + gguf_file_size(f);
-    sb_sha256_hex(start, (size_t)(end - start), hex);
-    gguf_close(f);
-}
-
-static int32_t argmax(const float *v, uint32_t n) {
-    uint32_t best = 0;
-    for (uint32_t i = 1; i < n; i++)
-        if (v[i] > v[best]) best = i;
-    return (int32_t)best;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* All logits of one task, 64 rows per step. Caller frees. */
-static float *engine_logits(eng_session *s, const ref_task *t, uint32_t n_vocab) {
-    sb_err err = {0};
-    float *got = malloc((size_t)t->n_tokens * n_vocab * sizeof(float));
-    assert_non_null(got);
-    eng_session_truncate(s, 0);
-    for (uint32_t done = 0; done < t->n_tokens; done += 64) {
-        int rows = t->n_tokens - done < 64 ? (int)(t->n_tokens - done) : 64;
-        if (eng_session_step(s, t->ids + done, rows, got + (size_t)done * n_vocab, &err))
-            fail_msg("%s", err.msg);
-    }
-    return got;
-}
-
 typedef struct tally {
     double errors[256];
     int n_err, positions, mismatches, near_ties;
@@ -196,7 +157,7 @@ static void compare_task(const ref_task *t, const float *got, uint32_t n_vocab,
     for (uint32_t p = 0; p < t->n_tokens; p++) {
         const float *g = got + (size_t)p * n_vocab;
         out->positions++;
-        if (argmax(g, n_vocab) == rs->top1[p]) continue;
+        if (test_argmax(g, n_vocab) == rs->top1[p]) continue;
         double margin = (double)rs->first[p] - rs->second[p];
         if (margin <= tol.worst * rs->scale[p]) out->near_ties++;
         else out->mismatches++;
@@ -204,13 +165,8 @@ static void compare_task(const ref_task *t, const float *got, uint32_t n_vocab,
     for (uint32_t k = 0; k < t->n_full; k++) {
         const float *g = got + (size_t)t->full_pos[k] * n_vocab;
         const float *w = t->full[v] + (size_t)k * n_vocab;
-        double scale = 0, e = 0;
-        for (uint32_t i = 0; i < n_vocab; i++) {
-            scale = fmax(scale, fabs(w[i]));
-            e = fmax(e, fabs((double)g[i] - w[i]));
-        }
         assert_true(out->n_err < 256);
-        out->errors[out->n_err++] = e / scale;
+        out->errors[out->n_err++] = test_scaled_error(g, w, n_vocab);
     }
 }
 
@@ -221,12 +177,12 @@ static void check_variant(eng_model *m, const ref_file *r, int v, tolerance tol,
     assert_non_null(s);
     tally tl = {0};
     for (uint32_t i = 0; i < r->n_tasks; i++) {
-        float *got = engine_logits(s, &r->tasks[i], r->n_vocab);
+        float *got = test_all_logits(s, r->tasks[i].ids, r->tasks[i].n_tokens);
         compare_task(&r->tasks[i], got, r->n_vocab, v, tol, &tl);
         free(got);
     }
-    qsort(tl.errors, (size_t)tl.n_err, sizeof *tl.errors, cmp_double);
-    double median = tl.errors[tl.n_err / 2], worst = tl.errors[tl.n_err - 1];
+    double median, worst;
+    test_median_worst(tl.errors, tl.n_err, &median, &worst);
     printf("  %s: %d positions, top-1 mismatches %d (+%d near-ties); %d full "
            "vectors, relative error median %.3g (bound %.3g), worst %.3g "
            "(bound %.3g)\n", name, tl.positions, tl.mismatches, tl.near_ties,
@@ -247,7 +203,7 @@ static void test_trained_model_against_transformers(void **state) {
     }
     ref_file *r = ref_load();
     char sha[65];
-    weights_sha256(MODEL_PATH, sha);
+    test_weights_sha256(MODEL_PATH, sha);
     if (strcmp(sha, r->sha))
         fail_msg("%s was made from weights with SHA-256 %s, but %s holds %s: "
                  "rerun tools/train/device_run.sh refs", REF_PATH, r->sha,

@@ -52,34 +52,100 @@ static void append_raw(const char *s) {
     fclose(f);
 }
 
+static slog_reader *open_reader(void) {
+    sb_err err = {0};
+    slog_reader *r = slog_reader_open(g_path, &err);
+    if (!r) fail_msg("%s", err.msg);
+    return r;
+}
+
+/* The next line is an entry with this seed. */
+static void expect_entry(slog_reader *r, slog_entry *e, uint64_t seed) {
+    sb_err err = {0};
+    if (slog_next(r, e, &err) != 1) fail_msg("expected an entry: %s", err.msg);
+    assert_true(e->seed == seed);
+}
+
+/* The next line is unreadable: line `line`, and the message names it and
+ * says `want`. */
+static void expect_unreadable(slog_reader *r, int64_t line, const char *want) {
+    slog_entry e;
+    sb_err err = {0};
+    char where[32];
+    snprintf(where, sizeof where, "line %lld", (long long)line);
+    assert_int_equal(slog_next(r, &e, &err), -1);
+    assert_int_equal(slog_line(r), line);
+    if (!strstr(err.msg, where) || !strstr(err.msg, want))
+        fail_msg("'%s' does not say '%s' and '%s'", err.msg, where, want);
+}
+
+static void expect_end(slog_reader *r) {
+    slog_entry e;
+    sb_err err = {0};
+    assert_int_equal(slog_next(r, &e, &err), 0);
+}
+
+/* Both NULL, or the same text. */
+static void same_str(const char *got, const char *want) {
+    if (!want) assert_null(got);
+    else assert_string_equal(got, want);
+}
+
+/* Every field of got is want's. */
+static void assert_same_entry(const slog_entry *got, const slog_entry *want) {
+    same_str(got->engine_version, want->engine_version);
+    same_str(got->backend, want->backend);
+    same_str(got->device_name, want->device_name);
+    same_str(got->model_path, want->model_path);
+    same_str(got->model_sha256, want->model_sha256);
+    same_str(got->warmup_sha256, want->warmup_sha256);
+    same_str(got->uri, want->uri);
+    same_str(got->language, want->language);
+    assert_int_equal(got->document_len, want->document_len);
+    assert_memory_equal(got->document, want->document, (size_t)want->document_len);
+    assert_int_equal(got->region_start, want->region_start);
+    assert_int_equal(got->region_end, want->region_end);
+    assert_int_equal(got->instruction_len, want->instruction_len);
+    assert_memory_equal(got->instruction, want->instruction,
+                        (size_t)want->instruction_len);
+    assert_true(got->temperature == want->temperature);
+    assert_true(got->seed == want->seed);
+    assert_int_equal(got->top_k, want->top_k);
+    assert_int_equal(got->max_tokens, want->max_tokens);
+    assert_int_equal(got->speculation, want->speculation);
+    same_str(got->prompt_version, want->prompt_version);
+    assert_int_equal(got->n_prompt, want->n_prompt);
+    same_str(got->prompt_sha256, want->prompt_sha256);
+    assert_int_equal(got->n_output, want->n_output);
+    assert_memory_equal(got->output, want->output,
+                        (size_t)want->n_output * sizeof *want->output);
+    same_str(got->output_sha256, want->output_sha256);
+    same_str(got->status, want->status);
+    assert_true(got->wall_s == want->wall_s);
+    assert_int_equal(got->steps, want->steps);
+    assert_int_equal(got->drafted, want->drafted);
+    assert_int_equal(got->accepted, want->accepted);
+}
+
+/* Every field comes back as written: absent strings as NULL, a document
+ * holding a NUL byte, all 64 bits of a seed. */
 static void test_round_trip(void **state) {
     (void)state;
     fresh_path();
-    append(sample(18446744073709551615ull)); /* all 64 bits of a seed */
-    append(sample(7));
-    sb_err err = {0};
-    slog_reader *r = slog_reader_open(g_path, &err);
-    assert_non_null(r);
+    slog_entry first = sample(18446744073709551615ull), second = sample(7);
+    second.device_name = "NVIDIA H200";
+    second.warmup_sha256 = "0123";
+    second.range_json = NULL;
+    append(first);
+    append(second);
+    slog_reader *r = open_reader();
     slog_entry e;
-    assert_int_equal(slog_next(r, &e, &err), 1);
-    assert_true(e.seed == 18446744073709551615ull);
-    assert_int_equal(e.document_len, 13);
-    assert_memory_equal(e.document, "int x;\n\0tail\n", 13);
-    assert_int_equal(e.region_end, 7);
-    assert_null(e.device_name);
-    assert_null(e.warmup_sha256);
-    assert_string_equal(e.instruction, "rename x");
-    assert_true(e.temperature == 0.5f);
-    assert_int_equal(e.top_k, 3);
-    assert_int_equal(e.max_tokens, 99);
-    assert_true(e.speculation);
-    assert_int_equal(e.n_output, 3);
-    assert_memory_equal(e.output, OUT, sizeof OUT);
-    assert_string_equal(e.status, "done");
-    assert_int_equal(slog_next(r, &e, &err), 1);
-    assert_true(e.seed == 7);
+    expect_entry(r, &e, 18446744073709551615ull);
+    assert_same_entry(&e, &first);
+    expect_entry(r, &e, 7);
+    assert_same_entry(&e, &second);
     assert_int_equal(slog_line(r), 2);
-    assert_int_equal(slog_next(r, &e, &err), 0);
+    expect_end(r);
     slog_reader_close(r);
     unlink(g_path);
 }
@@ -92,28 +158,20 @@ static void test_torn_and_bad_lines(void **state) {
     append_raw("not json\n");
     append(sample(2));
     append_raw("{\"format\":\"sonicboom-ed"); /* a crash mid-append */
-    sb_err err = {0};
-    slog_reader *r = slog_reader_open(g_path, &err);
+    slog_reader *r = open_reader();
     slog_entry e;
-    assert_int_equal(slog_next(r, &e, &err), 1);
-    sb_err e2 = {0};
-    assert_int_equal(slog_next(r, &e, &e2), -1);
-    assert_non_null(strstr(e2.msg, "line 2"));
-    assert_non_null(strstr(e2.msg, "model_sha256"));
-    sb_err e3 = {0};
-    assert_int_equal(slog_next(r, &e, &e3), -1);
-    assert_non_null(strstr(e3.msg, "not a JSON object"));
-    assert_int_equal(slog_next(r, &e, &err), 1);
-    assert_true(e.seed == 2);
-    sb_err e4 = {0};
-    assert_int_equal(slog_next(r, &e, &e4), -1);
-    assert_non_null(strstr(e4.msg, "torn"));
-    assert_int_equal(slog_next(r, &e, &err), 0);
+    expect_entry(r, &e, 1);
+    expect_unreadable(r, 2, "model_sha256");
+    expect_unreadable(r, 3, "not a JSON object");
+    expect_entry(r, &e, 2);
+    expect_unreadable(r, 5, "torn");
+    expect_end(r);
     slog_reader_close(r);
 
     /* the next writer ends the torn line first: its entry reads cleanly */
     append(sample(3));
-    r = slog_reader_open(g_path, &err);
+    r = open_reader();
+    sb_err err = {0};
     int good = 0, bad = 0, rc;
     uint64_t last = 0;
     while ((rc = slog_next(r, &e, &err)) != 0) {
@@ -151,17 +209,12 @@ static void test_field_checks(void **state) {
     memcpy(q, "[-30,", 5);
     append_raw(bad_region);
     append_raw(bad_id);
-    sb_err err = {0};
-    slog_reader *r = slog_reader_open(g_path, &err);
+    slog_reader *r = open_reader();
     slog_entry e;
-    assert_int_equal(slog_next(r, &e, &err), 1);
-    sb_err e2 = {0};
-    assert_int_equal(slog_next(r, &e, &e2), -1);
-    assert_non_null(strstr(e2.msg, "region"));
-    sb_err e4 = {0};
-    assert_int_equal(slog_next(r, &e, &e4), -1);
-    assert_non_null(strstr(e4.msg, "output_ids[0]"));
-    assert_int_equal(slog_next(r, &e, &err), 0);
+    expect_entry(r, &e, 1);
+    expect_unreadable(r, 2, "region");
+    expect_unreadable(r, 3, "output_ids[0]");
+    expect_end(r);
     slog_reader_close(r);
     unlink(g_path);
     /* an unopenable log: a clear error naming it */

@@ -1,0 +1,262 @@
+/*
+ * bench.h — the public face of bench/'s library: what `sb bench` (cli/
+ * cmd_bench.c) runs on the code-edit tasks of bench/edits/ (issue 7), and
+ * the engine measurements that bench/engine_steps.c and bench/membw.c
+ * print on their own.
+ *
+ *     sb_err err = {0};
+ *     bench_task *tasks; int n;
+ *     bench_tasks_load("bench/edits", NULL, &tasks, &n, &err);
+ *     bench_engine e;                      // step costs and memory floor
+ *     bench_engine_measure(session, &eopts, &e, &err);
+ *     bench_task_result r;
+ *     bench_task_plan(model, &tasks[0], max_tokens, &r, &err);
+ *     bench_task_run(session, &tasks[0], &e, NULL, NULL, &r, &err);
+ *     ... r.off, r.on, r.identical, r.ceiling_copy ...
+ *     bench_tasks_free(tasks, n);
+ *
+ * A task's two runs use the same request and the same output cap, greedy:
+ * the determinism contract (DESIGN.md §2) says their tokens are identical,
+ * and the harness checks it (bench_task_result.identical). Every number
+ * the harness reports is measured in the same process, on the same
+ * session: the drafter's ceiling is priced with the step costs measured
+ * there, not with a stored table.
+ *
+ * The other C files of bench/ with a main() are programs, not part of this
+ * library: engine_steps.c, membw.c, tokenize_speed.c.
+ */
+#ifndef SB_BENCH_H
+#define SB_BENCH_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../base/base.h"
+#include "../edit/edit.h"
+#include "../engine/engine.h"
+
+/* ==== Tasks (bench/tasks.c) =============================================== */
+
+/* One folder of bench/edits/ (format: bench/edits/README.md). Every string
+ * is owned by the task and NUL-terminated; freed by bench_tasks_free. */
+typedef struct bench_task {
+    char *name;               /* the folder's name, e.g. "07-js-fix-bug" */
+    char *input_path;         /* DIR/NAME/input.EXT (its extension picks the
+                                 fence tag and the drafter's grammar) */
+    char *input;              /* the file the user pastes */
+    int64_t input_len;
+    char *expected;           /* the correct edit (new-code: a reference) */
+    int64_t expected_len;
+    char *instruction;        /* instruction.txt, its final newline removed */
+    int64_t instruction_len;
+    char *language;           /* meta.json "language", e.g. "C++" */
+    char *kind;               /* meta.json "kind", e.g. "rename", "new" */
+    int32_t lines_in, lines_out, changed_lines;
+    double changed_share;     /* 0..1 */
+} bench_task;
+
+/* Loads every task folder under dir in name order, or only those named in
+ * `only` (comma-separated folder names; NULL or "": all), in the order
+ * given there. A folder that lacks a file, a meta.json that is not a JSON
+ * object with the keys above, an empty instruction, or a name in `only`
+ * that is not a folder of dir is an error naming it. Folders without a
+ * meta.json (and files) are not tasks and are passed over. */
+int bench_tasks_load(const char *dir, const char *only, bench_task **tasks,
+                     int *n, sb_err *err);
+void bench_tasks_free(bench_task *tasks, int n);
+
+/* ==== Engine figures (bench/engine_cost.c, bench/devcopy*.{c,cu}) ========== */
+
+/* The row counts a step is timed at: the CUDA backend's row buckets that
+ * the speculative loop reaches (a step of other sizes is padded up). */
+enum { BENCH_N_BUCKETS = 9, BENCH_MAX_DEPTHS = 4 };
+extern const int bench_bucket_rows[BENCH_N_BUCKETS]; /* 1 2 4 8 16 24 32 48 64 */
+
+/* Fills s's KV cache with d positions (in 64-row steps), so the next step
+ * runs at KV depth d. d + 64 must fit the session's capacity. */
+int bench_kv_fill(eng_session *s, int32_t d, sb_err *err);
+
+/* The median milliseconds of `reps` (1..256) steps of `rows` rows at KV
+ * depth d (the cache is rolled back to d before each; two steps first, to
+ * warm caches), every row's logits computed. The cache must hold d
+ * positions (bench_kv_fill). */
+int bench_step_ms(eng_session *s, int32_t d, int rows, int reps, double *ms,
+                  sb_err *err);
+
+/* Bytes a decode step reads from the weights: every tensor but the token
+ * embedding, of which a step reads one row (unless it is also the tied LM
+ * head, which a step reads whole). */
+uint64_t bench_streamed_bytes(const krn_model *m);
+
+/* Host memory-read bandwidth in GB/s (1e9 bytes/s): the best of `passes`
+ * reads of a buffer of `bytes` by `threads` threads (0: one per online
+ * CPU). -1 with err when the buffer cannot be had. */
+int bench_host_read_gbs(int threads, size_t bytes, int passes, double *gbs,
+                        sb_err *err);
+
+/* Device memory bandwidth of the current CUDA device in GB/s: the best of
+ * `passes` device-to-device copies of `bytes`, counting the bytes read and
+ * the bytes written (2 * bytes per copy), as CUDA's bandwidthTest does.
+ * -1 with err when this build has no CUDA or the device refuses. */
+int bench_device_copy_gbs(size_t bytes, int passes, double *gbs, sb_err *err);
+
+typedef struct bench_engine_opts {
+    eng_device device;
+    int threads;              /* for the host bandwidth; 0: all cores */
+    int32_t depths[BENCH_MAX_DEPTHS]; /* KV depths to time steps at */
+    int n_depths;             /* 1..BENCH_MAX_DEPTHS */
+    int cost_depth;           /* which of depths prices the projections */
+    int reps;                 /* steps per median, 1..256 */
+} bench_engine_opts;
+
+typedef struct bench_engine {
+    int32_t depths[BENCH_MAX_DEPTHS];
+    int n_depths, cost_depth, reps;
+    double step_ms[BENCH_MAX_DEPTHS][BENCH_N_BUCKETS]; /* median ms */
+    uint64_t streamed_bytes;  /* bench_streamed_bytes */
+    double bandwidth_gbs;     /* 0: unavailable (bandwidth_note says why) */
+    char bandwidth_kind[64];  /* "host read, 2 threads", "device-to-device
+                                 copy" */
+    char bandwidth_note[512]; /* why the floor is unavailable; "" if not */
+    double floor_ms;          /* streamed_bytes / bandwidth; 0: unavailable */
+    char device_name[128];    /* eng_session_device_name: GPU or CPU model */
+    edit_cost_table costs;    /* step_ms at depths[cost_depth], as a table */
+} bench_engine;
+
+/* Measures bandwidth, floor and step costs on s (its KV cache is left
+ * reset). Progress: one line per depth on stderr when `progress`. */
+int bench_engine_measure(eng_session *s, const bench_engine_opts *o,
+                         bool progress, bench_engine *e, sb_err *err);
+
+/* ==== One task, speculation off and on (bench/run_task.c) ================== */
+
+/* One edit_run, as the harness reports it. */
+typedef struct bench_run {
+    double ttft_s;            /* edit_run's start to its first output token
+                                 (tokenizing and the prefill included) */
+    double decode_s;          /* eng_gen_result.decode_s */
+    double tok_s;             /* tokens / decode_s */
+    int32_t tokens, steps;
+    double tokens_per_step;
+    int64_t drafted, accepted;
+    int32_t accept_hist[ENG_MAX_DRAFT + 1];
+    char sha256[65];          /* of the output ids */
+    const char *stop;         /* "end-of-turn", "length", ...; static */
+    bool closed_fence;        /* the answer closed its fence (EDIT_DONE) */
+    bool matches_expected;    /* ... and the file is the expected one */
+} bench_run;
+
+typedef struct bench_task_result {
+    const bench_task *task;   /* borrowed */
+    bool skipped;             /* did not fit the model's context */
+    char skip_reason[256];
+    int32_t n_prompt;         /* the edit prompt's tokens */
+    int32_t reply_tokens;     /* the expected answer's tokens (edit_reply_ids:
+                                 file, closing fence, <|im_end|>) */
+    int32_t cap;              /* output cap of both runs: reply_tokens, or
+                                 less by --max-tokens or the context */
+    bench_run off, on;
+    bool identical;           /* same output ids with speculation off and on */
+    double speedup;           /* on.tok_s / off.tok_s */
+    edit_sim_result ceiling_copy, ceiling_ngram; /* the drafters' ceilings */
+    double projected_tok_s;   /* the copy ceiling priced by the measured step
+                                 costs: decode tokens per second */
+} bench_task_result;
+
+/* Sizes the task for model m: the prompt, the expected reply and the
+ * output cap (max_tokens 0: no limit but the reply's length). Marks the
+ * result skipped when the prompt leaves no room for output in the model's
+ * context. */
+int bench_task_plan(const eng_model *m, const bench_task *t,
+                    int32_t max_tokens, bench_task_result *r, sb_err *err);
+
+/* Test seam: a callback that may change the options of one run before it
+ * starts (`speculation` says which). The harness's self-test uses it to
+ * perturb a run on purpose and prove that a mismatch is caught. */
+typedef void (*bench_perturb_fn)(void *ctx, const bench_task *t,
+                                 bool speculation, const bench_run *off,
+                                 edit_opts *o);
+
+/* Phases reported while a task runs: "ceiling", "speculation off",
+ * "speculation on". May be NULL. */
+typedef void (*bench_phase_fn)(void *ctx, const bench_task *t,
+                               const char *phase);
+
+/* Runs a planned, not skipped task: both drafters' ceilings
+ * (edit_simulate, priced with e->costs), then edit_run with speculation
+ * off, then on, and compares them. A model answer that never closes its
+ * fence (random weights) is not an error: its timings count. -1 with err
+ * on an engine failure. */
+int bench_task_run(eng_session *s, const bench_task *t, const bench_engine *e,
+                   bench_phase_fn phase, void *phase_ctx,
+                   bench_perturb_fn perturb, void *perturb_ctx,
+                   bench_task_result *r, sb_err *err);
+
+/* ==== Reports (bench/report.c, bench/results_md.c, bench/plots.c) ========== */
+
+/* What the run was, for every report. Strings are borrowed. */
+typedef struct bench_meta {
+    const char *date;         /* "2026-12-02 17:30 UTC" */
+    const char *device;       /* "cpu" or "cuda" */
+    const char *model_path;
+    const char *model_sha256; /* may be NULL */
+    bool synthetic;           /* random weights: outputs are meaningless */
+    const char *command;      /* the command line, as typed */
+    int threads;
+    int32_t max_tokens;       /* --max-tokens; 0: none */
+} bench_meta;
+
+/* Sums over the tasks that ran. */
+typedef struct bench_totals {
+    int ran, skipped, mismatches;
+    int64_t tokens_off, tokens_on;
+    double decode_s_off, decode_s_on;
+    double tok_s_off, tok_s_on;          /* sum tokens / sum decode_s */
+    int32_t accept_hist[ENG_MAX_DRAFT + 1]; /* speculation on, all tasks */
+    double ceiling_tps_copy, ceiling_tps_ngram; /* mean tokens per step */
+    double projected_tok_s;              /* sum tokens / sum projected time */
+} bench_totals;
+
+void bench_totals_sum(const bench_task_result *r, int n, bench_totals *t);
+
+/* Everything as one JSON object (caller decrefs); NULL when out of memory. */
+json_t *bench_json(const bench_meta *meta, const bench_engine *e,
+                   const bench_task_result *r, int n, const bench_totals *t);
+
+/* The table on `out`: engine figures, one row per task, totals. */
+void bench_print_table(FILE *out, const bench_meta *meta,
+                       const bench_engine *e, const bench_task_result *r,
+                       int n, const bench_totals *t);
+
+/* The RESULTS.md section this harness owns for meta->device, markers
+ * included (malloc'd, NUL-terminated; caller frees); NULL when out of
+ * memory. plots_dir: where the PNGs went (NULL: none were made). */
+char *bench_results_section(const bench_meta *meta, const bench_engine *e,
+                            const bench_task_result *r, int n,
+                            const bench_totals *t, const char *plots_dir);
+
+/* The begin and end markers of the section for `device`, e.g.
+ * "<!-- sb bench cuda: begin -->"; static strings. */
+const char *bench_marker_begin(const char *device);
+const char *bench_marker_end(const char *device);
+
+/* Replaces the section of `device` in old[0..old_len) (a whole
+ * RESULTS.md; may be empty) by `section`, or appends it after a blank line
+ * when old has none; everything outside the markers is kept byte for byte.
+ * *out is malloc'd (caller frees). -1 with err when the markers are
+ * unbalanced: a begin without an end, an end first, or either twice. */
+int bench_results_splice(const char *old, int64_t old_len,
+                         const char *device, const char *section,
+                         char **out, int64_t *out_len, sb_err *err);
+
+/* The three plots as PNG in dir (step_cost.png, tok_s.png,
+ * accept_hist.png), each written as NAME.tmp and renamed when gnuplot
+ * succeeded. 1 (nothing written, *why filled) when gnuplot is not
+ * installed; -1 with err when it fails. */
+int bench_plots(const char *dir, const bench_engine *e,
+                const bench_task_result *r, int n, const bench_totals *t,
+                char *why, size_t why_cap, sb_err *err);
+
+#endif /* SB_BENCH_H */
