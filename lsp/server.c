@@ -148,7 +148,7 @@ static void lsp__initialize(lsp_server *s, json_t *id, json_t *params) {
         "codeActionProvider", "codeActionKinds", "refactor.rewrite",
         "resolveProvider", 0,
         "executeCommandProvider", "commands", "sonicboom.edit",
-        "serverInfo", "name", "sb-lsp", "version", "0.6");
+        "serverInfo", "name", "sb-lsp", "version", eng_version());
     lsp__reply(s, id, result);
 }
 
