@@ -167,8 +167,8 @@ static bool copy__ends_line(const drf_copy *c, int32_t id) {
 
 /* After the output left the source, at the end of a line: the boundary to
  * come back at, or -1. Left at a unit's head (nothing of its own text
- * written), the line was inserted before it: back at that unit. Left inside a unit,
- * the line changed it: back at the next one. */
+ * written), the line was inserted before it: back at that unit. Left
+ * inside a unit, the line changed it: back at the next one. */
 static int32_t copy__resync_at(const drf_copy *c) {
     if (!c->syn || c->div < 0 || c->div >= c->src.n || !c->hist_ok ||
         c->hist.n == 0 || !copy__ends_line(c, c->hist.v[c->hist.n - 1]))
@@ -180,10 +180,11 @@ static int32_t copy__resync_at(const drf_copy *c) {
 }
 
 /* The output left the source at div and came back at p, the history from
- * index o_end on following src[p..] (its first token held). What it wrote in between, hist[div_h..o_end-1], replaced
- * src[div..p-1]; trimmed of the tokens both end with (a lookup or a guess
- * may have come back a little late), that is the edit to replay: a
- * rename, a changed type, an argument added to each call. */
+ * index o_end on following src[p..] (its first token held). What it wrote
+ * in between, hist[div_h..o_end-1], replaced src[div..p-1]; trimmed of
+ * the tokens both end with (a lookup or a guess may come back a little
+ * late), that is the edit to replay: a rename, a changed type, an
+ * argument added to each call. */
 static void copy__learn(drf_copy *c, int32_t p, int32_t o_end) {
     const int32_t div = c->div;
     if (div < 1 || p < div || p >= c->src.n || c->div_h < 1 ||

@@ -68,18 +68,18 @@ int32_t drf__cost_best_len(const drf__cost *c, const double *p, int32_t max_d) {
  * on the edit tasks of tests/data/edits and bench/edits (sb draftsim): a
  * span a lookup finds holds its first token a little under half the time
  * and one guessed at the next unit about two times in three, a one-for-
- * one replacement guess about one in three; a span that just came back
+ * one replacement guess one in three to five; a span that just came back
  * from new text breaks off far more often (about 0.7 a token) than one
  * that has settled, which usually goes on holding. The start of a unit
- * is where edits insert or change lines: its own rate learns whether
- * they do in this edit. */
+ * is where edits insert or change lines: its own rate, a little below a
+ * settled span's to begin with, learns whether they do in this edit. */
 static const struct { double rate, weight; } length__prior[DRF__N_KINDS] = {
     [DRF__KIND_FRESH] = {0.4, 8},
     [DRF__KIND_INSIDE] = {0.9, 8},
-    [DRF__KIND_BOUNDARY] = {0.9, 8},
+    [DRF__KIND_BOUNDARY] = {0.8, 4},
     [DRF__KIND_YOUNG] = {0.7, 8},
     [DRF__KIND_RESYNC] = {0.6, 4},
-    [DRF__KIND_REPLACE] = {0.3, 4},
+    [DRF__KIND_REPLACE] = {0.2, 4},
 };
 /* Each observation scales the older ones by this: about the last ten of a
  * kind count. An edit changes character as it goes (a stretch of new

@@ -244,3 +244,78 @@ fail:
     drf__syntax_free(s);
     return NULL;
 }
+
+/* ==== the enclosing region (drafter.h) ===================================== */
+
+/* Only blanks between the start of b's line and b. */
+static bool syntax__starts_line(const char *text, int64_t b) {
+    return syntax__line_start(text, b) >= 0;
+}
+
+/* Past the "\n" that ends the line holding byte e - 1 when only blanks
+ * (or "\r") follow e on it, else -1; len when the text ends first. */
+static int64_t syntax__line_end(const char *text, int64_t len, int64_t e) {
+    while (e < len && (text[e] == ' ' || text[e] == '\t' || text[e] == '\r'))
+        e++;
+    if (e == len) return len;
+    return text[e] == '\n' ? e + 1 : -1;
+}
+
+/* Whether [b, e) holds a "\n" before its last byte: two lines or more. */
+static bool syntax__multiline(const char *text, int64_t b, int64_t e) {
+    return e - b > 1 && memchr(text + b, '\n', (size_t)(e - b - 1)) != NULL;
+}
+
+/* The node's whole-line region into *start, *end, when it qualifies. */
+static bool syntax__region_of(TSNode n, const char *text, int64_t len,
+                              int64_t *start, int64_t *end) {
+    if (!ts_node_is_named(n) || !strcmp(ts_node_type(n), "ERROR")) return false;
+    int64_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (!syntax__multiline(text, b, e) || !syntax__starts_line(text, b))
+        return false;
+    int64_t le = syntax__line_end(text, len, e);
+    if (le < 0) return false;
+    *start = syntax__line_start(text, b);
+    *end = le;
+    return true;
+}
+
+bool drf_enclosing_region(const char *text, int64_t len, const char *language,
+                          int64_t from, int64_t to, int64_t *start,
+                          int64_t *end) {
+    *start = 0;
+    *end = len > 0 ? len : 0;
+    const syntax__lang *l = syntax__find(language);
+    if (!l || !text || len <= 0 || len > DRF__MAX_PARSE) return false;
+    from = from < 0 ? 0 : from > len ? len : from;
+    to = to < 0 ? 0 : to > len ? len : to;
+    if (to < from) {
+        int64_t t = from;
+        from = to;
+        to = t;
+    }
+    TSParser *p = ts_parser_new();
+    TSTree *tree = NULL;
+    bool found = false;
+    if (!p || !ts_parser_set_language(p, l->grammar())) goto done;
+    tree = ts_parser_parse_string(p, NULL, text, (uint32_t)len);
+    if (!tree) goto done;
+    TSNode root = ts_tree_root_node(tree);
+    /* The smallest node holding the range, then outwards; the root (the
+     * whole file) is the fallback, not an answer. */
+    TSNode n = ts_node_descendant_for_byte_range(root, (uint32_t)from,
+                                                 (uint32_t)to);
+    for (; !ts_node_is_null(n) && !ts_node_eq(n, root); n = ts_node_parent(n))
+        if (syntax__region_of(n, text, len, start, end)) {
+            found = true;
+            break;
+        }
+done:
+    if (tree) ts_tree_delete(tree);
+    if (p) ts_parser_delete(p);
+    if (!found) {
+        *start = 0;
+        *end = len;
+    }
+    return found;
+}

@@ -184,6 +184,11 @@ int edit_run(eng_session *s, const edit_request *req, const edit_opts *o,
              edit_result *res, sb_err *err);
 void edit_result_free(edit_result *res);
 
+/* Why an edit's generation ended, for reports and logs: "cancelled",
+ * "end-of-turn" (the reply's <|im_end|>), "eos", "context-full",
+ * "stop-string" or "length". Static storage. */
+const char *edit_stop_name(const edit_result *res);
+
 /* ==== Simulating an edit's drafting (edit/sim.c) — sb draftsim ============ */
 
 /* Relative cost of one decode step by the rows it scores (1 + drafts).

@@ -6,9 +6,8 @@
  * touches (a range ending at column 0 of a later line stops before that
  * line). Only those lines are sent to the model, as the "file" of the edit
  * prompt; everything outside them is kept byte for byte, by construction.
- * Without a range, or with an empty one in a code action, the whole
- * document is edited (lsp__enclosing_region is the one place where the
- * enclosing syntax node will narrow that once drafter/ can parse).
+ * Without a range the whole document is edited; an empty one in a code
+ * action edits the syntax node around the cursor (lsp__enclosing_region).
  *
  * One edit at a time: a second sonicboom.edit while one runs is refused
  * (RequestFailed, saying so) rather than queued, because a queued edit
@@ -17,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../drafter/drafter.h"
 #include "server_internal.h"
 
 enum { LSP__MAX_INSTRUCTION = 64 * 1024 };
@@ -40,14 +40,18 @@ static void lsp__line_region(const char *text, int64_t len, lsp_pos a, lsp_pos b
     if (*end < *start) *end = *start;
 }
 
-/* The region an empty selection edits: for now the whole document. When
- * drafter/ exposes tree-sitter nodes, this becomes the smallest named node
- * (function, class, block) enclosing the cursor. */
+/* The region an empty selection edits: the whole lines of the smallest
+ * function, class, block or other multi-line node around the cursor
+ * (drf_enclosing_region; the language from the languageId, else the
+ * URI's extension), or the whole document where there is no grammar or
+ * no such node. */
 static void lsp__enclosing_region(const lsp_doc *doc, lsp_pos at,
-                                  int64_t *start, int64_t *end) {
-    (void)at;
-    *start = 0;
-    *end = doc->len;
+                                  lsp_encoding enc, int64_t *start,
+                                  int64_t *end) {
+    const char *lang = edit_language(doc->language[0] ? doc->language : NULL,
+                                     doc->uri);
+    int64_t off = lsp_offset_at(doc->text, doc->len, at, enc);
+    drf_enclosing_region(doc->text, doc->len, lang, off, off, start, end);
 }
 
 /* Whether `only` (the client's filter) admits refactor.rewrite: a listed
@@ -90,7 +94,7 @@ void lsp__code_action(lsp_server *s, json_t *id, json_t *params) {
     if (doc && lsp__kind_wanted(ctx ? json_object_get(ctx, "only") : NULL)) {
         int64_t rs, re;
         if (a.line == b.line && a.character == b.character)
-            lsp__enclosing_region(doc, a, &rs, &re);
+            lsp__enclosing_region(doc, a, s->enc, &rs, &re);
         else
             lsp__line_region(doc->text, doc->len, a, b, s->enc, &rs, &re);
         lsp_pos ps = lsp_pos_at(doc->text, doc->len, rs, s->enc);

@@ -1,6 +1,7 @@
 /* Tests of drafter/syntax.c: languages by extension and languageId, units
- * mapped onto tokens (including tokens that straddle a line start), and
- * the fallbacks: unknown language, text that is not the language. */
+ * mapped onto tokens (including tokens that straddle a line start), the
+ * fallbacks: unknown language, text that is not the language; and the
+ * enclosing region of a cursor or a range (drf_enclosing_region). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -153,6 +154,104 @@ static void test_every_grammar_parses(void **state) {
     }
 }
 
+/* ==== drf_enclosing_region ================================================= */
+
+static const char *REGION_C =
+    "int f(int x) {\n"          /* line 0 */
+    "    int y = x + 1;\n"
+    "    if (y > 2) {\n"        /* line 2 */
+    "        y = 0;\n"
+    "    }\n"                   /* line 4 */
+    "    return y;\n"
+    "}\n"                       /* line 6 */
+    "int g(void) { return 1; }\n";
+
+/* Byte offset of the first occurrence of s in REGION_C. */
+static int64_t at(const char *s) {
+    const char *p = strstr(REGION_C, s);
+    assert_non_null(p);
+    return p - REGION_C;
+}
+
+/* The region of [from, to) must be the text `want` exactly. */
+static void assert_region(int64_t from, int64_t to, const char *want) {
+    int64_t len = (int64_t)strlen(REGION_C), a = -1, b = -1;
+    assert_true(drf_enclosing_region(REGION_C, len, "c", from, to, &a, &b));
+    assert_int_equal(b - a, (int64_t)strlen(want));
+    assert_memory_equal(REGION_C + a, want, strlen(want));
+}
+
+/* Inside the if's body: the if statement, whole lines (its block starts
+ * mid-line, so it is not a region of its own). On a one-line statement
+ * of the function: the function. A range is widened the same way. */
+static void test_region_smallest_multiline_node(void **state) {
+    (void)state;
+    const char *if_stmt = "    if (y > 2) {\n        y = 0;\n    }\n";
+    const char *fn_f = "int f(int x) {\n    int y = x + 1;\n    if (y > 2) {\n"
+                       "        y = 0;\n    }\n    return y;\n}\n";
+    int64_t c = at("y = 0");
+    assert_region(c, c, if_stmt);
+    c = at("return y");
+    assert_region(c, c, fn_f);
+    assert_region(at("int y"), at("return y"), fn_f);
+    /* reversed offsets are put in order */
+    assert_region(at("return y"), at("int y"), fn_f);
+}
+
+/* No qualifying node (a one-line function, a range over two functions),
+ * no grammar, or no text: false, and the whole text. */
+static void test_region_fallbacks(void **state) {
+    (void)state;
+    int64_t len = (int64_t)strlen(REGION_C), a = -1, b = -1;
+    int64_t g = at("return 1");
+    assert_false(drf_enclosing_region(REGION_C, len, "c", g, g, &a, &b));
+    assert_true(a == 0 && b == len);
+    a = b = -1;
+    assert_false(drf_enclosing_region(REGION_C, len, "c", at("int y"), g, &a,
+                                      &b));
+    assert_true(a == 0 && b == len);
+    a = b = -1;
+    assert_false(drf_enclosing_region(REGION_C, len, "no-such-language", 20,
+                                      20, &a, &b));
+    assert_true(a == 0 && b == len);
+    a = b = -1;
+    assert_false(drf_enclosing_region(REGION_C, len, NULL, 20, 20, &a, &b));
+    assert_true(a == 0 && b == len);
+    a = b = -1;
+    assert_false(drf_enclosing_region("", 0, "c", 0, 0, &a, &b));
+    assert_true(a == 0 && b == 0);
+    /* offsets past either end are clamped, not read */
+    a = b = -1;
+    drf_enclosing_region(REGION_C, len, "c", -5, len + 100, &a, &b);
+    assert_true(a >= 0 && b <= len && a <= b);
+}
+
+/* Python: the method around a cursor in its body (the body's block also
+ * covers whole lines, and it is smaller: it is the answer). */
+static void test_region_python(void **state) {
+    (void)state;
+    const char *src =
+        "class A:\n"
+        "    def m(self):\n"
+        "        x = 1\n"
+        "        return x\n"
+        "\n"
+        "    def n(self):\n"
+        "        return 2\n";
+    int64_t len = (int64_t)strlen(src), a, b;
+    int64_t c = strstr(src, "x = 1") - src;
+    assert_true(drf_enclosing_region(src, len, "python", c, c, &a, &b));
+    const char *want = "        x = 1\n        return x\n";
+    assert_int_equal(b - a, (int64_t)strlen(want));
+    assert_memory_equal(src + a, want, strlen(want));
+    /* on the def line: the method */
+    c = strstr(src, "def m") - src;
+    assert_true(drf_enclosing_region(src, len, "python", c, c, &a, &b));
+    want = "    def m(self):\n        x = 1\n        return x\n";
+    assert_int_equal(b - a, (int64_t)strlen(want));
+    assert_memory_equal(src + a, want, strlen(want));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_language_for_path),
@@ -161,6 +260,9 @@ int main(void) {
         cmocka_unit_test(test_straddling_token),
         cmocka_unit_test(test_fallbacks),
         cmocka_unit_test(test_every_grammar_parses),
+        cmocka_unit_test(test_region_smallest_multiline_node),
+        cmocka_unit_test(test_region_fallbacks),
+        cmocka_unit_test(test_region_python),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
