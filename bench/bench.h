@@ -22,6 +22,9 @@
  * session: the drafter's ceiling is priced with the step costs measured
  * there, not with a stored table.
  *
+ * A run's JSON (bench_json) can be read back (bench_saved_load) and drawn
+ * again by the same table, section and plot code, where the run was not.
+ *
  * The other C files of bench/ with a main() are programs, not part of this
  * library: engine_steps.c, membw.c, tokenize_speed.c.
  */
@@ -143,7 +146,8 @@ typedef struct bench_run {
     int64_t drafted, accepted;
     int32_t accept_hist[ENG_MAX_DRAFT + 1];
     char sha256[65];          /* of the output ids */
-    const char *stop;         /* "end-of-turn", "length", ...; static */
+    const char *stop;         /* "end-of-turn", "length", ... (edit_stop_name;
+                                 static, or borrowed from a bench_saved) */
     bool closed_fence;        /* the answer closed its fence (EDIT_DONE) */
     bool matches_expected;    /* ... and the file is the expected one */
 } bench_run;
@@ -258,5 +262,29 @@ int bench_results_splice(const char *old, int64_t old_len,
 int bench_plots(const char *dir, const bench_engine *e,
                 const bench_task_result *r, int n, const bench_totals *t,
                 char *why, size_t why_cap, sb_err *err);
+
+/* ==== A saved run (bench/saved.c) ======================================== */
+
+/* A run read back from the JSON bench_json made: what the reports above
+ * take, so a run made on one machine can be drawn on another. */
+typedef struct bench_saved {
+    bench_meta meta;          /* strings borrowed from root */
+    bench_engine engine;      /* costs rebuilt from the pricing depth */
+    bench_task *tasks;        /* name, language, kind, lines, changed share;
+                                 no files (NULL) */
+    bench_task_result *res;   /* res[i].task is &tasks[i]; runs' stop is
+                                 borrowed from root */
+    int n;
+    bench_totals totals;      /* bench_totals_sum of res */
+    json_t *root;             /* the parsed document, owned */
+} bench_saved;
+
+/* Parses text[0..len) and fills s. -1 with err naming the first field
+ * that is missing, of the wrong type or out of range (by its path, e.g.
+ * "tasks[2].on.accept_hist"), or where the JSON does not parse; s is then
+ * empty. Free a loaded s with bench_saved_free (safe on an empty one). */
+int bench_saved_load(const char *text, size_t len, bench_saved *s,
+                     sb_err *err);
+void bench_saved_free(bench_saved *s);
 
 #endif /* SB_BENCH_H */

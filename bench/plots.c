@@ -69,14 +69,16 @@ static void plots__tok_s(FILE *g, const char *dir, const bench_task_result *r,
                     r[i].off.tok_s, r[i].on.tok_s, r[i].projected_tok_s);
     fprintf(g, "EOD\nset output '%s/tok_s.png.tmp'\n"
             "set title 'Output tok/s per task'\nset xlabel ''\n"
-            "set ylabel 'decode tokens per second'\nset key left top\n"
+            "set ylabel 'decode tokens per second'\n"
+            "set key outside top center horizontal\n"
             "set style data histograms\nset style histogram clustered gap 1\n"
             "set style fill solid 0.8 border -1\nset xtics rotate by -40 "
             "scale 0\nset grid ytics\nset yrange [0:*]\n"
             "plot $tasks using 2:xtic(1) title 'speculation off', "
             "'' using 3 title 'speculation on', "
             "'' using 4 title 'drafter ceiling (projected)'\n"
-            "unset grid\nset xtics norotate\nset yrange [*:*]\n", dir);
+            "unset grid\nset xtics norotate\nset yrange [*:*]\n"
+            "set key inside\n", dir);
 }
 
 static void plots__accept(FILE *g, const char *dir, const bench_task_result *r,

@@ -73,17 +73,6 @@ static int run__ceilings(const eng_model *m, const bench_task *t,
 
 /* ---- one run -------------------------------------------------------------- */
 
-static const char *run__stop(const edit_result *res) {
-    if (res->status == EDIT_CANCELLED) return "cancelled";
-    switch (res->gen.stop) {
-    case ENG_STOP_CALLBACK: return "end-of-turn";
-    case ENG_STOP_EOS: return "eos";
-    case ENG_STOP_CONTEXT: return "context-full";
-    case ENG_STOP_STRING: return "stop-string";
-    default: return "length";
-    }
-}
-
 /* The first progress report comes after the first output token. */
 static int run__first_token(void *ctx, const edit_progress *p) {
     double *ttft = ctx;
@@ -106,7 +95,7 @@ static void run__fill(const bench_task *t, const edit_result *res, double ttft,
     out->accepted = g->accepted;
     memcpy(out->accept_hist, g->accept_hist, sizeof out->accept_hist);
     memcpy(out->sha256, g->sha256, sizeof out->sha256);
-    out->stop = run__stop(res);
+    out->stop = edit_stop_name(res);
     out->closed_fence = res->status == EDIT_DONE;
     out->matches_expected = out->closed_fence &&
                             res->text_len == t->expected_len &&

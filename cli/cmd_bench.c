@@ -16,6 +16,7 @@
 
 static const char *cli__bench_help =
     "usage: sb bench [-m MODEL] [options]\n"
+    "       sb bench --from-json FILE [--plots DIR] [--results FILE]\n"
     "  -m, --model FILE     a qwen2 GGUF (e.g. Qwen2.5-Coder-7B-Instruct\n"
     "                       Q4_K_M); default: a synthetic model with random\n"
     "                       weights, made once into $XDG_CACHE_HOME/sonicboom\n"
@@ -36,6 +37,10 @@ static const char *cli__bench_help =
     "      --results FILE   the Markdown file whose 'sb bench DEVICE' section\n"
     "                       is replaced (default bench/RESULTS.md)\n"
     "                       (--json, --plots, --results: 'none' skips it)\n"
+    "      --from-json FILE no run: the table, the plots (default bench/out)\n"
+    "                       and, with --results, the section again from the\n"
+    "                       numbers of a run's --json (e.g. one made on a GPU\n"
+    "                       machine without gnuplot)\n"
     "Per task: time to first token, decode tok/s with speculation off and on,\n"
     "steps, tokens per step, accepted drafts per step, the output SHA-256 of\n"
     "both runs (they must be identical: a mismatch fails the run, exit 1,\n"
@@ -47,6 +52,9 @@ static const char *cli__bench_help =
 
 typedef struct cli_bench_opts {
     const char *model, *vocab, *tasks, *only, *json, *plots, *results;
+    const char *from_json;   /* a saved run to draw instead of a run */
+    const char *run_option;  /* the first option given that only a run takes */
+    bool results_given;
     eng_device device;
     bool device_given;
     int threads, reps;
@@ -58,7 +66,8 @@ static const char *cli__bench_out(const char *v) {
     return strcmp(v, "none") ? v : NULL;
 }
 
-static int cli__bench_number(int c, const char *v, cli_bench_opts *o) {
+/* The numbers and the device: options only a run takes. */
+static int cli__bench_run_opt(int c, const char *v, cli_bench_opts *o) {
     long n;
     switch (c) {
     case 'n':
@@ -66,11 +75,7 @@ static int cli__bench_number(int c, const char *v, cli_bench_opts *o) {
             return cli_usage("bench", "--max-tokens '%s': expected 1..16777216", v);
         o->max_tokens = (int32_t)n;
         return CLI_OK;
-    case 't':
-        if (cli_parse_int(v, 1, 1024, &n))
-            return cli_usage("bench", "--threads '%s': expected 1..1024", v);
-        o->threads = (int)n;
-        return CLI_OK;
+    case 't': return cli_opt_threads("bench", v, &o->threads);
     case 'r':
         if (cli_parse_int(v, 1, 256, &n))
             return cli_usage("bench", "--reps '%s': expected 1..256", v);
@@ -78,12 +83,23 @@ static int cli__bench_number(int c, const char *v, cli_bench_opts *o) {
         return CLI_OK;
     case 'D':
         o->device_given = true;
-        if (!strcmp(v, "cpu")) o->device = ENG_DEVICE_CPU;
-        else if (!strcmp(v, "cuda")) o->device = ENG_DEVICE_CUDA;
-        else return cli_usage("bench", "--device '%s': expected cpu or cuda", v);
-        return CLI_OK;
+        return cli_opt_device("bench", v, &o->device);
     }
     return cli_usage("bench", "bad option");
+}
+
+/* What --from-json allows beside it, and the defaults that change. */
+static int cli__bench_check(cli_bench_opts *o) {
+    if (o->vocab && o->model)
+        return cli_usage("bench", "--vocab is for the default model; -m names "
+                         "a model with its own vocabulary");
+    if (o->from_json && o->run_option)
+        return cli_usage("bench", "--%s: --from-json draws a saved run; only "
+                         "--plots and --results go with it", o->run_option);
+    if (o->from_json && !o->results_given) o->results = NULL;
+    if (!o->device_given)
+        o->device = krn_cuda_built() ? ENG_DEVICE_CUDA : ENG_DEVICE_CPU;
+    return CLI_OK;
 }
 
 /* Fills o from argv; CLI_OK, or an exit code (-1 for --help). */
@@ -93,13 +109,20 @@ static int cli__bench_parse(int argc, char **argv, cli_bench_opts *o) {
         {"only", 1, 0, 'O'}, {"max-tokens", 1, 0, 'n'}, {"threads", 1, 0, 't'},
         {"reps", 1, 0, 'r'}, {"json", 1, 0, 'J'}, {"plots", 1, 0, 'P'},
         {"results", 1, 0, 'R'}, {"vocab", 1, 0, 'V'}, {"help", 0, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"from-json", 1, 0, 'F'}, {0, 0, 0, 0}};
     *o = (cli_bench_opts){.tasks = "bench/edits", .json = "bench/out/bench.json",
                           .plots = "bench/out", .results = "bench/RESULTS.md",
                           .reps = 10};
     int c, rc;
     optind = 1;
     while ((c = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(cli__bench_help, stdout);
+            return -1;
+        }
+        for (int i = 0; !o->run_option && longs[i].name; i++)
+            if (longs[i].val == c && !strchr("PRF", c))
+                o->run_option = longs[i].name;
         switch (c) {
         case 'm': o->model = optarg; break;
         case 'T': o->tasks = optarg; break;
@@ -107,19 +130,17 @@ static int cli__bench_parse(int argc, char **argv, cli_bench_opts *o) {
         case 'O': o->only = optarg; break;
         case 'J': o->json = cli__bench_out(optarg); break;
         case 'P': o->plots = cli__bench_out(optarg); break;
-        case 'R': o->results = cli__bench_out(optarg); break;
-        case 'h': fputs(cli__bench_help, stdout); return -1;
+        case 'R':
+            o->results = cli__bench_out(optarg);
+            o->results_given = true;
+            break;
+        case 'F': o->from_json = optarg; break;
         default:
-            if ((rc = cli__bench_number(c, optarg, o))) return rc;
+            if ((rc = cli__bench_run_opt(c, optarg, o))) return rc;
         }
     }
     if (optind < argc) return cli_usage("bench", "unexpected argument '%s'", argv[optind]);
-    if (o->vocab && o->model)
-        return cli_usage("bench", "--vocab is for the default model; -m names "
-                         "a model with its own vocabulary");
-    if (!o->device_given)
-        o->device = krn_cuda_built() ? ENG_DEVICE_CUDA : ENG_DEVICE_CPU;
-    return CLI_OK;
+    return cli__bench_check(o);
 }
 
 /* ---- the default model ------------------------------------------------------- */
@@ -314,9 +335,18 @@ static int cli__bench_tasks(cli_bench_run *run) {
 
 /* ---- outputs -------------------------------------------------------------- */
 
-static int cli__bench_json(const cli_bench_run *run, const bench_totals *t) {
-    const char *path = run->o->json;
-    json_t *j = bench_json(&run->meta, &run->engine, run->res, run->n, t);
+/* What the reports draw: a run just made, or one read back from its JSON
+ * (--from-json); both go through the same code below. */
+typedef struct cli_bench_view {
+    const bench_meta *meta;
+    const bench_engine *engine;
+    const bench_task_result *res;
+    int n;
+    bench_totals totals;
+} cli_bench_view;
+
+static int cli__bench_json(const char *path, const cli_bench_view *v) {
+    json_t *j = bench_json(v->meta, v->engine, v->res, v->n, &v->totals);
     char *s = j ? json_dumps(j, JSON_INDENT(1)) : NULL;
     json_decref(j);
     int rc = CLI_OK;
@@ -329,26 +359,26 @@ static int cli__bench_json(const cli_bench_run *run, const bench_totals *t) {
     return rc;
 }
 
-static int cli__bench_results(const cli_bench_run *run, const bench_totals *t,
+static int cli__bench_results(const char *path, const cli_bench_view *v,
                               const char *plots) {
-    const char *path = run->o->results;
     char *old = NULL, *text = NULL, *section = NULL;
     int64_t old_len = 0, len = 0;
     sb_err err = {0};
     int rc = CLI_FAIL;
+    const char *device = v->meta->device;
     if (cli_read_file(path, &old, &old_len) && errno != ENOENT)
         cli_fail("bench", "cannot read '%s': %m", path);
-    else if (!(section = bench_results_section(&run->meta, &run->engine,
-                                               run->res, run->n, t, plots)))
+    else if (!(section = bench_results_section(v->meta, v->engine, v->res,
+                                               v->n, &v->totals, plots)))
         cli_fail("bench", "out of memory for the results section");
-    else if (bench_results_splice(old ? old : "", old_len, run->meta.device,
-                                  section, &text, &len, &err))
+    else if (bench_results_splice(old ? old : "", old_len, device, section,
+                                  &text, &len, &err))
         cli_fail("bench", "%s: %s; not updated", path, err.msg);
     else if (cli_write_atomic(path, text, (size_t)len))
         cli_fail("bench", "cannot write '%s': %m", path);
     else {
-        fprintf(stderr, "sb bench: updated the '%s' section of %s\n",
-                run->meta.device, path);
+        fprintf(stderr, "sb bench: updated the '%s' section of %s\n", device,
+                path);
         rc = CLI_OK;
     }
     free(old);
@@ -357,33 +387,72 @@ static int cli__bench_results(const cli_bench_run *run, const bench_totals *t,
     return rc;
 }
 
-/* Table, JSON, plots, results; the exit code (a mismatch fails). */
-static int cli__bench_report(cli_bench_run *run) {
-    bench_totals t;
-    bench_totals_sum(run->res, run->n, &t);
-    bench_print_table(stdout, &run->meta, &run->engine, run->res, run->n, &t);
-    fflush(stdout);
-    int rc = run->o->json ? cli__bench_json(run, &t) : CLI_OK;
-    const char *plots = NULL;
-    if (run->o->plots) {
-        char why[256];
-        sb_err err = {0};
-        int p = cli__bench_mkdirs(run->o->plots, true) ? -1
-              : bench_plots(run->o->plots, &run->engine, run->res, run->n, &t,
-                            why, sizeof why, &err);
-        if (p > 0) fprintf(stderr, "sb bench: %s\n", why);
-        else if (p < 0) rc = cli_fail("bench", "%s", err.msg[0] ? err.msg
-                                      : "cannot make the plots folder");
-        else plots = run->o->plots;
-        if (p == 0) fprintf(stderr, "sb bench: plots in %s\n", plots);
+/* The plots into dir; its path when they were made, else NULL (with *rc
+ * set on a failure; no gnuplot is only a note). */
+static const char *cli__bench_plots(const char *dir, const cli_bench_view *v,
+                                    int *rc) {
+    char why[256];
+    sb_err err = {0};
+    int p = cli__bench_mkdirs(dir, true) ? -1
+          : bench_plots(dir, v->engine, v->res, v->n, &v->totals, why,
+                        sizeof why, &err);
+    if (p > 0) {
+        fprintf(stderr, "sb bench: %s\n", why);
+        return NULL;
     }
-    if (t.mismatches) {
+    if (p < 0) {
+        *rc = cli_fail("bench", "%s", err.msg[0] ? err.msg
+                       : "cannot make the plots folder");
+        return NULL;
+    }
+    fprintf(stderr, "sb bench: plots in %s\n", dir);
+    return dir;
+}
+
+/* Table, JSON (json_path; NULL: none), plots, results; the exit code (a
+ * mismatch fails, and leaves the results alone). */
+static int cli__bench_report(const cli_bench_opts *o, const cli_bench_view *v,
+                             const char *json_path) {
+    bench_print_table(stdout, v->meta, v->engine, v->res, v->n, &v->totals);
+    fflush(stdout);
+    int rc = json_path ? cli__bench_json(json_path, v) : CLI_OK;
+    const char *plots = o->plots ? cli__bench_plots(o->plots, v, &rc) : NULL;
+    if (v->totals.mismatches) {
         fprintf(stderr, "sb bench: FAILED: %d task(s) gave different tokens "
-                "with speculation on and off; %s not updated\n", t.mismatches,
-                run->o->results ? run->o->results : "the results file");
+                "with speculation on and off; %s not updated\n",
+                v->totals.mismatches, o->results ? o->results
+                                                 : "the results file");
         return CLI_FAIL;
     }
-    if (run->o->results && cli__bench_results(run, &t, plots)) rc = CLI_FAIL;
+    if (o->results && cli__bench_results(o->results, v, plots)) rc = CLI_FAIL;
+    return rc;
+}
+
+/* A run's report. */
+static int cli__bench_report_run(const cli_bench_run *run) {
+    cli_bench_view v = {.meta = &run->meta, .engine = &run->engine,
+                        .res = run->res, .n = run->n};
+    bench_totals_sum(run->res, run->n, &v.totals);
+    return cli__bench_report(run->o, &v, run->o->json);
+}
+
+/* --from-json: the report of a saved run, no model and no runs. */
+static int cli__bench_from_json(const cli_bench_opts *o) {
+    char *text = NULL;
+    int64_t len = 0;
+    if (cli_read_file(o->from_json, &text, &len))
+        return cli_fail("bench", "cannot read --from-json '%s': %m",
+                        o->from_json);
+    bench_saved saved;
+    sb_err err = {0};
+    int rc = bench_saved_load(text, (size_t)len, &saved, &err);
+    free(text);
+    if (rc) return cli_fail("bench", "%s: %s", o->from_json, err.msg);
+    cli_bench_view v = {.meta = &saved.meta, .engine = &saved.engine,
+                        .res = saved.res, .n = saved.n,
+                        .totals = saved.totals};
+    rc = cli__bench_report(o, &v, NULL);
+    bench_saved_free(&saved);
     return rc;
 }
 
@@ -417,7 +486,7 @@ static int cli__bench_main(cli_bench_run *run) {
     int rc = cli__bench_plan(run, &ctx, &depth);
     if (!rc) rc = cli__bench_engine(run, ctx, depth);
     if (!rc) rc = cli__bench_tasks(run);
-    if (!rc) rc = cli__bench_report(run);
+    if (!rc) rc = cli__bench_report_run(run);
     return rc;
 }
 
@@ -425,6 +494,7 @@ int cli_bench(int argc, char **argv) {
     cli_bench_opts o;
     int rc = cli__bench_parse(argc, argv, &o);
     if (rc) return rc < 0 ? CLI_OK : rc;
+    if (o.from_json) return cli__bench_from_json(&o);
     if (o.device == ENG_DEVICE_CPU && !krn_cuda_built() && !o.device_given)
         fprintf(stderr, "sb bench: this build has no CUDA: running on the CPU\n");
     cli_bench_run run = {.o = &o, .perturb = getenv("SB_BENCH_PERTURB")};
@@ -437,11 +507,12 @@ int cli_bench(int argc, char **argv) {
                                 : cli__bench_default_model(&o, model_buf,
                                                            sizeof model_buf);
     rc = CLI_FAIL;
-    if (!model) goto done;
-    if (!(run.model = eng_model_load(model, &err))) {
-        cli_fail("bench", "%s", err.msg);
+    /* model is always named here (the synthetic default is ours, not
+     * eng_default_model_path's): cli_model_open only loads and reports. */
+    if (!model ||
+        !(run.model = cli_model_open("bench", &model, model_buf,
+                                     sizeof model_buf)))
         goto done;
-    }
     if (!(run.res = calloc((size_t)run.n, sizeof *run.res))) {
         cli_fail("bench", "out of memory");
         goto done;

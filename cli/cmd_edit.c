@@ -118,17 +118,6 @@ static int cli__edit_progress(void *ctx, const edit_progress *p) {
     return 0;
 }
 
-static const char *cli__edit_stop(const edit_result *r) {
-    if (r->status == EDIT_CANCELLED) return "cancelled";
-    switch (r->gen.stop) {
-    case ENG_STOP_CALLBACK: return "end-of-turn";
-    case ENG_STOP_EOS: return "eos";
-    case ENG_STOP_CONTEXT: return "context-full";
-    case ENG_STOP_STRING: return "stop-string";
-    default: return "length";
-    }
-}
-
 static void cli__edit_report(const edit_result *r) {
     const eng_gen_result *g = &r->gen;
     double tok_s = g->decode_s > 0 ? g->n_tokens / g->decode_s : 0.0;
@@ -136,7 +125,7 @@ static void cli__edit_report(const edit_result *r) {
     fprintf(stderr, "sb edit: prompt_tokens=%lld tokens=%d stop=%s tok_s=%.2f "
             "steps=%d tokens_per_step=%.2f drafted=%lld accepted=%lld "
             "sha256=%s\n", (long long)r->n_prompt, (int)g->n_tokens,
-            cli__edit_stop(r), tok_s, (int)g->steps, per,
+            edit_stop_name(r), tok_s, (int)g->steps, per,
             (long long)g->drafted, (long long)g->accepted, g->sha256);
 }
 

@@ -238,3 +238,15 @@ void edit_result_free(edit_result *res) {
     free(res->gen.tokens);
     memset(res, 0, sizeof *res);
 }
+
+const char *edit_stop_name(const edit_result *res) {
+    if (res->status == EDIT_CANCELLED) return "cancelled";
+    switch (res->gen.stop) {
+    case ENG_STOP_CALLBACK: return "end-of-turn"; /* run__on_token stops there */
+    case ENG_STOP_EOS: return "eos";
+    case ENG_STOP_CONTEXT: return "context-full";
+    case ENG_STOP_STRING: return "stop-string";
+    case ENG_STOP_LENGTH: break;
+    }
+    return "length";
+}

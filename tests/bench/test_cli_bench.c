@@ -4,7 +4,8 @@
  * Checked: the JSON report parses and holds every task with identical
  * outputs off and on, RESULTS.md gets its section and keeps the rest, and
  * a run perturbed on purpose (SB_BENCH_PERTURB) is reported as a mismatch
- * with exit 1 and leaves RESULTS.md alone. */
+ * with exit 1 and leaves RESULTS.md alone. --from-json on the run's JSON
+ * prints the run's table and writes its section again, byte for byte. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -90,9 +91,21 @@ static void test_smoke_identical(void **state) {
     assert_non_null(strstr(md, bench_marker_begin("cpu")));
     assert_non_null(strstr(md, bench_marker_end("cpu")));
     assert_non_null(strstr(md, "| new-03-ts-lru-cache |"));
-    free(md);
     char *out = test_sb_read("out", NULL);
     assert_non_null(strstr(out, "new-01-py-expense-report"));
+    /* drawn again from the JSON alone: the same table and section */
+    const char *again = test_sb_path(2, "again.md");
+    test_write_file(again, PROSE, strlen(PROSE));
+    rc = test_sb("bench --from-json '%s' --plots none --results '%s'",
+                 test_sb_path(0, "bench.json"), again);
+    if (rc) fail_msg("sb bench --from-json exited %d: %s", rc,
+                     test_sb_read("err", NULL));
+    char *out2 = test_sb_read("out", NULL), *md2 = test_read_file(again, NULL);
+    assert_string_equal(out2, out);
+    assert_string_equal(md2, md);
+    free(out2);
+    free(md2);
+    free(md);
     free(out);
 }
 
@@ -138,6 +151,14 @@ static void test_bad_usage(void **state) {
     free(err);
     assert_int_equal(sb_bench("--max-tokens 0"), 2);
     assert_int_equal(sb_bench("--device tpu"), 2);
+    /* --from-json draws a saved run: run options do not go with it */
+    assert_int_equal(test_sb("bench --from-json x.json --reps 3"), 2);
+    assert_true(test_sb_output_has("err", "--reps: --from-json"));
+    const char *bad = test_sb_path(0, "bad.json");
+    const char *doc = "{\"schema\": \"sb-bench-1\"}";
+    test_write_file(bad, doc, strlen(doc));
+    assert_int_equal(test_sb("bench --from-json '%s' --plots none", bad), 1);
+    assert_true(test_sb_output_has("err", "date: missing or not a string"));
 }
 
 static int setup(void **state) {
