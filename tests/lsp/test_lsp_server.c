@@ -293,6 +293,58 @@ static void test_conversation(void **state) {
 }
 
 /* Waits for the first progress report of the held edit. */
+/* A code action at a bare cursor covers the enclosing syntax node's lines
+ * (drf_enclosing_region, tree-sitter): inside the if's body, the whole if
+ * statement (lines 1..4); with no grammar (plaintext), the whole document. */
+static json_t *action_range(client *c, const char *uri, int line, int character) {
+    json_t *r = await_response(c, client_request(c, "textDocument/codeAction",
+        json_pack("{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}},s:{s:[]}}",
+                  "textDocument", "uri", uri, "range", "start", "line", line,
+                  "character", character, "end", "line", line, "character",
+                  character, "context", "diagnostics")));
+    json_t *act = json_array_get(json_object_get(r, "result"), 0);
+    assert_non_null(act);
+    json_t *arg = json_array_get(json_object_get(json_object_get(act, "command"),
+                                                 "arguments"), 0);
+    json_t *rng = json_deep_copy(json_object_get(arg, "range"));
+    json_decref(r);
+    return rng;
+}
+
+static int range_line(json_t *rng, const char *end) {
+    return (int)json_integer_value(json_object_get(json_object_get(rng, end), "line"));
+}
+
+static void test_code_action_enclosing_node(void **state) {
+    (void)state;
+    static const char *const C_URI = "file:///tmp/sb-lsp-test/f.c";
+    static const char *const C_TEXT =
+        "int f(int x) {\n"
+        "    if (x > 0) {\n"
+        "        x = x * 2;\n"
+        "        x = x + 1;\n"
+        "    }\n"
+        "    return x;\n"
+        "}\n";
+    client c;
+    start_server(&c, NULL);
+    initialize(&c, false);
+    client_notify(&c, "textDocument/didOpen", json_pack(
+        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", C_URI, "languageId", "c",
+        "version", 1, "text", C_TEXT));
+    json_t *rng = action_range(&c, C_URI, 2, 10);
+    assert_int_equal(range_line(rng, "start"), 1);
+    assert_int_equal(range_line(rng, "end"), 5); /* through line 4's end */
+    json_decref(rng);
+    client_notify(&c, "textDocument/didOpen", json_pack(
+        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId",
+        "plaintext", "version", 1, "text", OPENED));
+    rng = action_range(&c, URI, 1, 1);
+    assert_int_equal(range_line(rng, "start"), 0);
+    json_decref(rng);
+    shutdown_and_exit(&c, 0);
+}
+
 static void await_report(client *c) {
     json_t *m;
     while ((m = client_next(c))) {
@@ -423,6 +475,7 @@ static void test_replay(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conversation),
+        cmocka_unit_test(test_code_action_enclosing_node),
         cmocka_unit_test(test_cancel_busy_and_modified),
         cmocka_unit_test(test_replay),
     };
