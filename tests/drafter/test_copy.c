@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../drafter/drafter.h"
+#include "../support/drafter_run.h"
 
 enum { A = 50, B = 51, MAXD = ENG_MAX_DRAFT };
 
@@ -21,31 +22,6 @@ static drf_copy *make(const int32_t *src, int32_t n, bool source_only) {
     return c;
 }
 
-/* The output so far, as the engine would hand it over. */
-typedef struct run {
-    eng_drafter d;
-    int32_t out[512];
-    int32_t n_out;
-} run;
-
-static void start(run *r, drf_copy *c, const int32_t *prompt, int32_t n) {
-    r->d = drf_copy_drafter(c);
-    r->n_out = 0;
-    r->d.begin(r->d.ctx, prompt, n);
-}
-
-static void commit(run *r, const int32_t *ids, int32_t n) {
-    memcpy(r->out + r->n_out, ids, (size_t)n * sizeof *ids);
-    r->n_out += n;
-    r->d.accept(r->d.ctx, ids, n);
-}
-
-static int32_t propose(run *r, int32_t max, int32_t *draft) {
-    int32_t d = r->d.propose(r->d.ctx, r->out, r->n_out, max, draft);
-    assert_true(d >= 0 && d <= max);
-    return d;
-}
-
 /* A span of the source is found from the output's last tokens, and drafts
  * continue it. */
 static void test_finds_continuation(void **state) {
@@ -53,18 +29,18 @@ static void test_finds_continuation(void **state) {
     int32_t src[100], prompt[2] = {900, 901}, draft[MAXD];
     for (int i = 0; i < 100; i++) src[i] = 100 + i;
     drf_copy *c = make(src, 100, true);
-    run r;
-    start(&r, c, prompt, 2);
-    assert_int_equal(propose(&r, MAXD, draft), 0); /* prompt not in source */
-    commit(&r, (int32_t[]){120, 121}, 2);
-    int32_t d = propose(&r, MAXD, draft);
+    drafter_run r;
+    drafter_run_start(&r, drf_copy_drafter(c), prompt, 2);
+    assert_int_equal(drafter_run_propose(&r, MAXD, draft), 0); /* prompt not in source */
+    drafter_run_commit(&r, (int32_t[]){120, 121}, 2);
+    int32_t d = drafter_run_propose(&r, MAXD, draft);
     assert_true(d >= 1);
     for (int32_t i = 0; i < d; i++) assert_int_equal(draft[i], 122 + i);
     /* max_draft bounds it; the end of the source too */
-    assert_int_equal(propose(&r, 1, draft), 1);
+    assert_int_equal(drafter_run_propose(&r, 1, draft), 1);
     assert_int_equal(draft[0], 122);
-    commit(&r, (int32_t[]){196, 197}, 2); /* a jump: the cursor is lost */
-    d = propose(&r, MAXD, draft);
+    drafter_run_commit(&r, (int32_t[]){196, 197}, 2); /* a jump: the cursor is lost */
+    d = drafter_run_propose(&r, MAXD, draft);
     assert_int_equal(d, 2);
     assert_int_equal(draft[0], 198);
     assert_int_equal(draft[1], 199);
@@ -81,25 +57,25 @@ static void test_prefers_next_in_source_order(void **state) {
     int32_t prompt[1] = {900}, draft[MAXD];
     for (int so = 0; so < 2; so++) {
         drf_copy *c = make(src, n, so);
-        run r;
+        drafter_run r;
         /* nothing copied yet: the first occurrence */
-        start(&r, c, prompt, 1);
-        commit(&r, (int32_t[]){99, A, B}, 3);
-        assert_true(propose(&r, MAXD, draft) >= 1);
+        drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+        drafter_run_commit(&r, (int32_t[]){99, A, B}, 3);
+        assert_true(drafter_run_propose(&r, MAXD, draft) >= 1);
         assert_int_equal(draft[0], 3);
         /* copied up to 7 (position 9), then diverged: the second */
-        start(&r, c, prompt, 1);
-        commit(&r, src, 2);
-        assert_true(propose(&r, MAXD, draft) >= 1);
+        drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+        drafter_run_commit(&r, src, 2);
+        assert_true(drafter_run_propose(&r, MAXD, draft) >= 1);
         assert_int_equal(draft[0], A);
-        commit(&r, src + 2, 7); /* follows the source through 7 */
-        commit(&r, (int32_t[]){99, A, B}, 3);
-        assert_true(propose(&r, MAXD, draft) >= 1);
+        drafter_run_commit(&r, src + 2, 7); /* follows the source through 7 */
+        drafter_run_commit(&r, (int32_t[]){99, A, B}, 3);
+        assert_true(drafter_run_propose(&r, MAXD, draft) >= 1);
         assert_int_equal(draft[0], 8);
         /* copied to the end, then A B again: wraps to the first */
-        commit(&r, src + 11, 5);
-        commit(&r, (int32_t[]){98, A, B}, 3);
-        assert_true(propose(&r, MAXD, draft) >= 1);
+        drafter_run_commit(&r, src + 11, 5);
+        drafter_run_commit(&r, (int32_t[]){98, A, B}, 3);
+        assert_true(drafter_run_propose(&r, MAXD, draft) >= 1);
         assert_int_equal(draft[0], 3);
         drf_copy_destroy(c);
     }
@@ -112,10 +88,10 @@ static void test_longest_agreement_wins(void **state) {
     const int32_t src[] = {10, 11, A, B, 3, 4, 20, 21, A, B, 5, 6};
     int32_t prompt[1] = {900}, draft[MAXD];
     drf_copy *c = make(src, 12, true);
-    run r;
-    start(&r, c, prompt, 1);
-    commit(&r, (int32_t[]){77, 21, A, B}, 4);
-    assert_true(propose(&r, MAXD, draft) >= 1);
+    drafter_run r;
+    drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+    drafter_run_commit(&r, (int32_t[]){77, 21, A, B}, 4);
+    assert_true(drafter_run_propose(&r, MAXD, draft) >= 1);
     assert_int_equal(draft[0], 5);
     drf_copy_destroy(c);
 }
@@ -125,19 +101,19 @@ static void test_no_match(void **state) {
     const int32_t src[] = {1, 2, 3, 4};
     int32_t prompt[1] = {5}, draft[MAXD];
     drf_copy *c = make(src, 4, false);
-    run r;
-    start(&r, c, prompt, 1); /* history shorter than a gram */
-    assert_int_equal(propose(&r, MAXD, draft), 0);
-    commit(&r, (int32_t[]){6, 7}, 2);
-    assert_int_equal(propose(&r, MAXD, draft), 0);
-    commit(&r, (int32_t[]){3, 4}, 2); /* found, but nothing follows */
-    assert_int_equal(propose(&r, MAXD, draft), 0);
+    drafter_run r;
+    drafter_run_start(&r, drf_copy_drafter(c), prompt, 1); /* history shorter than a gram */
+    assert_int_equal(drafter_run_propose(&r, MAXD, draft), 0);
+    drafter_run_commit(&r, (int32_t[]){6, 7}, 2);
+    assert_int_equal(drafter_run_propose(&r, MAXD, draft), 0);
+    drafter_run_commit(&r, (int32_t[]){3, 4}, 2); /* found, but nothing follows */
+    assert_int_equal(drafter_run_propose(&r, MAXD, draft), 0);
     drf_copy_destroy(c);
     /* an empty source copies from the history only */
     c = make(NULL, 0, false);
-    start(&r, c, prompt, 1);
-    commit(&r, (int32_t[]){6, 7, 8, 6, 7}, 5);
-    assert_true(propose(&r, MAXD, draft) >= 1);
+    drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+    drafter_run_commit(&r, (int32_t[]){6, 7, 8, 6, 7}, 5);
+    assert_true(drafter_run_propose(&r, MAXD, draft) >= 1);
     assert_int_equal(draft[0], 8);
     drf_copy_destroy(c);
 }
@@ -148,10 +124,10 @@ static void test_self_copy_extends_loops(void **state) {
     (void)state;
     int32_t prompt[1] = {7}, draft[MAXD];
     drf_copy *c = make(NULL, 0, false);
-    run r;
-    start(&r, c, prompt, 1);
-    commit(&r, (int32_t[]){1, 2, 3, 1, 2, 3, 1, 2}, 8);
-    int32_t d = propose(&r, MAXD, draft);
+    drafter_run r;
+    drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+    drafter_run_commit(&r, (int32_t[]){1, 2, 3, 1, 2, 3, 1, 2}, 8);
+    int32_t d = drafter_run_propose(&r, MAXD, draft);
     assert_true(d >= 4);
     for (int32_t i = 0; i < d; i++) assert_int_equal(draft[i], 1 + (i + 2) % 3);
     drf_copy_destroy(c);
@@ -166,23 +142,23 @@ static void test_length_grows_while_span_holds(void **state) {
     int32_t src[1000], prompt[1] = {9000}, draft[MAXD];
     for (int i = 0; i < 1000; i++) src[i] = 1000 + i;
     drf_copy *c = make(src, 1000, true);
-    run r;
-    start(&r, c, prompt, 1);
-    commit(&r, src, 2);
+    drafter_run r;
+    drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+    drafter_run_commit(&r, src, 2);
     int32_t last = 0, at = 2;
     for (int step = 0; step < 12 && last < MAXD; step++) {
-        int32_t d = propose(&r, MAXD, draft);
+        int32_t d = drafter_run_propose(&r, MAXD, draft);
         assert_true(d >= last);
         assert_memory_equal(draft, src + at, (size_t)d * sizeof *draft);
-        commit(&r, src + at, d + 1); /* all accepted, and the bonus */
+        drafter_run_commit(&r, src + at, d + 1); /* all accepted, and the bonus */
         at += d + 1;
         last = d;
     }
     assert_int_equal(last, MAXD);
-    commit(&r, (int32_t[]){5}, 1); /* diverged */
-    assert_int_equal(propose(&r, MAXD, draft), 0);
-    commit(&r, src + 900, 2);
-    assert_true(propose(&r, MAXD, draft) >= 1);
+    drafter_run_commit(&r, (int32_t[]){5}, 1); /* diverged */
+    assert_int_equal(drafter_run_propose(&r, MAXD, draft), 0);
+    drafter_run_commit(&r, src + 900, 2);
+    assert_true(drafter_run_propose(&r, MAXD, draft) >= 1);
     assert_int_equal(draft[0], src[902]);
     drf_copy_destroy(c);
 }
@@ -192,13 +168,13 @@ static void test_begin_resets(void **state) {
     (void)state;
     int32_t prompt[1] = {7}, draft[MAXD];
     drf_copy *c = make(NULL, 0, false);
-    run r;
-    start(&r, c, prompt, 1);
-    commit(&r, (int32_t[]){1, 2, 3, 1, 2}, 5);
-    assert_true(propose(&r, MAXD, draft) >= 1);
-    start(&r, c, prompt, 1);
-    commit(&r, (int32_t[]){1, 2}, 2);
-    assert_int_equal(propose(&r, MAXD, draft), 0);
+    drafter_run r;
+    drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+    drafter_run_commit(&r, (int32_t[]){1, 2, 3, 1, 2}, 5);
+    assert_true(drafter_run_propose(&r, MAXD, draft) >= 1);
+    drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+    drafter_run_commit(&r, (int32_t[]){1, 2}, 2);
+    assert_int_equal(drafter_run_propose(&r, MAXD, draft), 0);
     drf_copy_destroy(c);
 }
 
