@@ -7,10 +7,13 @@
 #
 # needs (carried from the machine that built them): $SB, a statically
 # linked sb; tools/train/data/corpus.jsonl.gz (make_data.py corpus).
-# all:  edit tasks from the corpus (train and held-out splits, seeded) ->
-#       ids through the engine's own prompt code (sb prompt) -> training
-#       for TRAIN_SECONDS of wall clock -> teacher-forced held-out exact
-#       match -> F32 GGUF -> sb quantize q8_0 -> reference logits.
+# all:  edit tasks from the corpus (train split seeded by SEED, held-out by
+#       HELDOUT_SEED) -> ids through the engine's own prompt code (sb
+#       prompt) -> training for TRAIN_SECONDS of wall clock, from INIT
+#       (default: the committed model; INIT=none starts from random
+#       weights), with the loss weight EDIT_WEIGHT on edited tokens ->
+#       teacher-forced held-out exact match of the starting model and of
+#       the trained one -> F32 GGUF -> sb quantize q8_0 -> reference logits.
 # refs: only the reference logits, for the model at $MODEL (default
 #       models/sonicboom-demo.gguf).
 # Writes under $OUT (7 files at most, each under 16 MiB, so all come back):
@@ -22,8 +25,12 @@ export PYTHONUNBUFFERED=1
 : "${OUT:?set OUT to the output directory}"
 SB=${SB:-build/sb}
 SEED=${SEED:-1234}
+HELDOUT_SEED=${HELDOUT_SEED:-1234}
 TRAIN_SECONDS=${TRAIN_SECONDS:-360}
 PER_CHUNK=${PER_CHUNK:-6}
+INIT=${INIT:-models/sonicboom-demo.gguf}
+EDIT_WEIGHT=${EDIT_WEIGHT:-10}
+LR=${LR:-1.5e-3}
 JOBS=${JOBS:-$(nproc)}
 CORPUS=${CORPUS:-tools/train/data/corpus.jsonl.gz}
 MODE=${1:-all}
@@ -50,7 +57,7 @@ log "1. tasks (seed $SEED, $PER_CHUNK per chunk, $JOBS jobs)"
 "$SB" mkmodel --shape tiny --quant q8_0 --quiet --vocab tools/train/vocab.json -o "$W/tok.gguf"
 python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split train --seed "$SEED" \
     --per-chunk "$PER_CHUNK" --jobs "$JOBS" --out "$W/train.jsonl" | tee -a "$OUT/device_run.log"
-python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split heldout --seed "$SEED" \
+python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split heldout --seed "$HELDOUT_SEED" \
     --per-chunk 1 --jobs "$JOBS" --out "$W/heldout.jsonl" | tee -a "$OUT/device_run.log"
 
 log "2. ids through sb prompt ($JOBS shards)"
@@ -94,9 +101,16 @@ python3 -c "import torch, transformers; print('torch', torch.__version__, \
 'transformers', transformers.__version__, 'cuda', torch.cuda.is_available())" \
     | tee -a "$OUT/device_run.log"
 
-log "3. training for $TRAIN_SECONDS s"
+init_args=()
+if [ "$INIT" != none ]; then
+    log "3. starting from $INIT ($(sha256sum < "$INIT" | cut -c1-16)...), widened to F32"
+    "$SB" quantize "$INIT" "$W/init-f32.gguf" --type f32
+    init_args=(--init "$W/init-f32.gguf")
+fi
+log "3. training for $TRAIN_SECONDS s (edit weight $EDIT_WEIGHT, peak lr $LR)"
 python3 tools/train/train.py --ids "$W"/shard.*.bin --out "$W/run" --seed "$SEED" \
     --seconds "$TRAIN_SECONDS" --eval-ids "$W/heldout.bin" --eval-tasks "$W/heldout.jsonl" \
+    --edit-weight "$EDIT_WEIGHT" --lr "$LR" "${init_args[@]}" \
     2>&1 | tee -a "$OUT/device_run.log"
 cp "$W/run/train_summary.json" "$OUT/"
 

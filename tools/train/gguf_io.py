@@ -4,6 +4,8 @@ The reader keeps each metadata value with its type, so keys can be copied
 from one file to another exactly (the exporter copies the tokenizer keys of
 the model `sb prompt` tokenized the training set with). The writer takes
 tensors as raw little-endian bytes, F32 only: `sb quantize` does the rest.
+The reader gives F32 tensors back as arrays (train.py --init reads a model
+`sb quantize ... --type f32` widened).
 """
 import struct
 
@@ -36,6 +38,25 @@ class Reader:
             name = self._str()
             dims = [self._u("<Q") for _ in range(self._u("<I"))]
             self.tensors[name] = (dims, self._u("<I"), self._u("<Q"))
+        align = self.kv.get("general.alignment", (U32, ALIGN))[1]
+        self.data_start = (self.pos + align - 1) // align * align
+
+    def tensor_f32(self, name):
+        """An F32 tensor as a numpy array, rows first (dims reversed)."""
+        import numpy as np
+        if name not in self.tensors:
+            raise ValueError("no tensor %s" % name)
+        dims, t, offset = self.tensors[name]
+        if t != GGML_F32:
+            raise ValueError("tensor %s has GGML type %d, not F32 (sb quantize "
+                             "IN OUT --type f32 widens a model)" % (name, t))
+        n = 1
+        for d in dims:
+            n *= d
+        start = self.data_start + offset
+        if start + 4 * n > len(self.buf):
+            raise ValueError("tensor %s runs past the end of the file" % name)
+        return np.frombuffer(self.buf, "<f4", n, start).reshape(list(reversed(dims)))
 
     def _u(self, fmt):
         v = struct.unpack_from(fmt, self.buf, self.pos)[0]

@@ -3,6 +3,7 @@
 
 usage: train.py --ids train.bin [more.bin ...] --out DIR [--seconds 360] [--seed 1234]
                 [--eval-ids heldout.bin --eval-tasks heldout.jsonl]
+                [--init F32.gguf] [--edit-weight 8]
 
 Input: `sb prompt --tasks` output (SBTOK001): per task the prompt ids and
 the answer ids, exactly as the engine builds them. The model is
@@ -13,6 +14,17 @@ steps, then follows a cosine to 10% of its peak over the wall-clock budget
 (--seconds): progress is elapsed / budget, so the schedule ends when the
 time does, whatever the GPU's speed. DIR/ckpt.pt (state dict, shape, step)
 is written every --save-every seconds and at the end, atomically.
+
+With --init, training continues from a model the engine loads (an F32
+GGUF: `sb quantize MODEL OUT --type f32` widens the committed Q8_0 model),
+so each run builds on the last; the optimizer state starts afresh.
+
+--edit-weight W weighs the loss toward the tokens where the answer departs
+from the source: an answer token whose 5-gram (it and the four tokens
+before it) appears nowhere in the prompt is one a copy cannot predict: the
+edited tokens and the few after each edit, where the copy resumes. Those
+get weight W, every other answer token 1. Nearly every answer token is a
+plain copy, so without this the edits are a percent of the gradient.
 
 With --eval-ids, the held-out tasks are scored at the end under teacher
 forcing: a task whose every answer token is the model's argmax is one that
@@ -48,6 +60,33 @@ def read_ids(path):
     return out
 
 
+EDIT_GRAM = 5
+
+
+def gram_hashes(ids, n=EDIT_GRAM):
+    """A 64-bit polynomial hash of each n-gram of ids (wrapping arithmetic)."""
+    import numpy as np
+    a = np.asarray(ids, dtype=np.uint64)
+    if len(a) < n:
+        return np.zeros(0, dtype=np.uint64)
+    h = np.zeros(len(a) - n + 1, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for k in range(n):
+            h = h * np.uint64(1000003) + a[k:len(a) - n + 1 + k] + np.uint64(1)
+    return h
+
+
+def edit_weights(prompt, answer, weight, n=EDIT_GRAM):
+    """Per answer token: weight where its n-gram (with the n-1 tokens before
+    it, reaching back into the prompt for the first ones) is not a prompt
+    n-gram, else 1.0."""
+    import numpy as np
+    seq = np.concatenate([np.asarray(prompt), np.asarray(answer)])
+    grams = gram_hashes(seq, n)[len(prompt) - n + 1:]  # the grams ending in the answer
+    novel = ~np.isin(grams, gram_hashes(prompt, n))
+    return np.where(novel, np.float32(weight), np.float32(1.0))
+
+
 def make_batches(examples, tokens_per_batch, rng):
     """Examples grouped by similar length, each batch at most
     tokens_per_batch tokens once padded (to a multiple of 64)."""
@@ -71,15 +110,16 @@ def make_batches(examples, tokens_per_batch, rng):
     return batches
 
 
-def collate(examples, idx, pad_id, device):
+def collate(examples, idx, pad_id, device, weights=None):
     """Inputs (B, T) and, for the loss, the flat positions whose next token
-    is an answer token, with those tokens as targets."""
+    is an answer token, with those tokens as targets (and their loss
+    weights, when weights[i] holds example i's)."""
     import numpy as np
     import torch
     lens = [len(examples[i][0]) + len(examples[i][1]) for i in idx]
     T = (max(lens) + 63) // 64 * 64
     x = np.full((len(idx), T), pad_id, dtype=np.int64)
-    pos, tgt = [], []
+    pos, tgt, wts = [], [], []
     for b, i in enumerate(idx):
         prompt, answer = examples[i]
         n_p, n = len(prompt), lens[b]
@@ -88,9 +128,11 @@ def collate(examples, idx, pad_id, device):
         # position t predicts token t + 1: the answer is tokens n_p .. n-1
         pos.append(np.arange(b * T + n_p - 1, b * T + n - 1, dtype=np.int64))
         tgt.append(np.asarray(answer, dtype=np.int64))
-    return (torch.from_numpy(x).to(device, non_blocking=True),
-            torch.from_numpy(np.concatenate(pos)).to(device, non_blocking=True),
-            torch.from_numpy(np.concatenate(tgt)).to(device, non_blocking=True))
+        if weights is not None:
+            wts.append(weights[i])
+    to_dev = lambda a: torch.from_numpy(a).to(device, non_blocking=True)
+    return (to_dev(x), to_dev(np.concatenate(pos)), to_dev(np.concatenate(tgt)),
+            to_dev(np.concatenate(wts)) if weights is not None else None)
 
 
 def build_model(n_vocab, eos_id):
@@ -106,12 +148,37 @@ def build_model(n_vocab, eos_id):
     return transformers.Qwen2ForCausalLM(cfg)
 
 
-def answer_loss(model, x, pos, tgt, reduction="mean"):
+def answer_loss(model, x, pos, tgt, reduction="mean", wts=None):
+    """Cross-entropy over the answer tokens: summed, plain mean, or (with
+    wts) the weighted mean."""
     import torch.nn.functional as F
     h = model.model(input_ids=x).last_hidden_state
     h = h.reshape(-1, h.shape[-1]).index_select(0, pos)
     logits = model.lm_head(h).float()
-    return F.cross_entropy(logits, tgt, reduction=reduction), logits
+    if wts is None:
+        return F.cross_entropy(logits, tgt, reduction=reduction), logits
+    ce = F.cross_entropy(logits, tgt, reduction="none")
+    return (ce * wts).sum() / wts.sum(), logits
+
+
+def load_init(model, path):
+    """The weights of an F32 GGUF the engine loads (export_gguf.py's names
+    and layouts, read back)."""
+    import numpy as np
+    import torch
+    import gguf_io as G
+    from export_gguf import gguf_name, hf_shapes
+    rd = G.Reader(path)
+    sd = model.state_dict()
+    for name, shp in hf_shapes():
+        data = torch.from_numpy(np.array(rd.tensor_f32(gguf_name(name)), copy=True))
+        if tuple(data.shape) != shp:
+            raise SystemExit("--init %s: %s has shape %s, expected %s"
+                             % (path, gguf_name(name), tuple(data.shape), shp))
+        sd[name].copy_(data)
+    if not SHAPE["tied"]:
+        sd["lm_head.weight"].copy_(torch.from_numpy(np.array(rd.tensor_f32("output.weight"))))
+    print("init: %d tensors from %s" % (len(hf_shapes()), path), flush=True)
 
 
 def save(model, step, log, out):
@@ -129,7 +196,7 @@ def evaluate(model, examples, kinds, pad_id, device):
     per_kind, total_loss, total_tok = {}, 0.0, 0
     with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16):
         for i in range(len(examples)):
-            x, pos, tgt = collate(examples, [i], pad_id, device)
+            x, pos, tgt, _ = collate(examples, [i], pad_id, device)
             loss, logits = answer_loss(model, x, pos, tgt, reduction="sum")
             total_loss += float(loss)
             total_tok += len(tgt)
@@ -143,6 +210,17 @@ def evaluate(model, examples, kinds, pad_id, device):
             "answer_loss": total_loss / max(1, total_tok),
             "per_kind": {k: {"exact": h, "tasks": n, "rate": h / n}
                          for k, (h, n) in sorted(per_kind.items())}}
+
+
+def load_heldout(args):
+    """(examples, kinds or None): the first --eval-max held-out tasks that
+    fit --max-len."""
+    ev = read_ids(args.eval_ids)
+    kinds = None
+    if args.eval_tasks:
+        kinds = [json.loads(l)["kind"] for l in open(args.eval_tasks, encoding="utf-8")]
+    keep = [i for i, e in enumerate(ev) if len(e[0]) + len(e[1]) <= args.max_len][:args.eval_max]
+    return [ev[i] for i in keep], [kinds[i] for i in keep] if kinds else None
 
 
 def main():
@@ -160,6 +238,8 @@ def main():
     ap.add_argument("--eval-ids")
     ap.add_argument("--eval-tasks")
     ap.add_argument("--eval-max", type=int, default=300)
+    ap.add_argument("--init", help="an F32 GGUF to start from")
+    ap.add_argument("--edit-weight", type=float, default=1.0)
     args = ap.parse_args()
 
     import torch
@@ -176,7 +256,21 @@ def main():
     n_tok = sum(len(p) + len(a) for p, a in examples)
     print("train: %d tasks within %d tokens, %d tokens" % (len(examples), args.max_len, n_tok),
           flush=True)
-    model = build_model(SHAPE["n_vocab"], eos_id).to(device)
+    model = build_model(SHAPE["n_vocab"], eos_id)
+    if args.init:
+        load_init(model, args.init)
+    model = model.to(device)
+    weights = None
+    if args.edit_weight != 1.0:
+        weights = [edit_weights(p, a, args.edit_weight) for p, a in examples]
+        heavy = sum(int((w != 1.0).sum()) for w in weights)
+        print("edit weights: %d of %d answer tokens at %g" %
+              (heavy, sum(len(w) for w in weights), args.edit_weight), flush=True)
+    held = load_heldout(args) if args.eval_ids else None
+    init_eval = None
+    if held and args.init:  # the starting model on the same tasks: the baseline
+        init_eval = evaluate(model, held[0], held[1], eos_id, device)
+        print("init eval: %s" % json.dumps(init_eval), flush=True)
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
@@ -197,9 +291,9 @@ def main():
             (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, pos, tgt = collate(examples, idx, eos_id, device)
+        x, pos, tgt, wts = collate(examples, idx, eos_id, device, weights)
         with torch.autocast("cuda", dtype=torch.bfloat16):
-            loss, _ = answer_loss(model, x, pos, tgt)
+            loss, _ = answer_loss(model, x, pos, tgt, wts=wts)
         loss.backward()
         gnorm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
@@ -220,14 +314,10 @@ def main():
     save(model, step, log, args.out)
     summary = {"steps": step, "tokens": seen, "seconds": round(time.time() - t0, 1),
                "tasks": len(examples), "args": vars(args), "shape": SHAPE}
-    if args.eval_ids:
-        ev = read_ids(args.eval_ids)
-        kinds = None
-        if args.eval_tasks:
-            kinds = [json.loads(l)["kind"] for l in open(args.eval_tasks, encoding="utf-8")]
-        keep = [i for i, e in enumerate(ev) if len(e[0]) + len(e[1]) <= args.max_len][:args.eval_max]
-        summary["eval"] = evaluate(model, [ev[i] for i in keep],
-                                   [kinds[i] for i in keep] if kinds else None, eos_id, device)
+    if init_eval:
+        summary["eval_init"] = init_eval
+    if held:
+        summary["eval"] = evaluate(model, held[0], held[1], eos_id, device)
     with open(os.path.join(args.out, "train_summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     print(json.dumps({k: v for k, v in summary.items() if k != "args"}), flush=True)
