@@ -18,9 +18,16 @@
       instruction, file, edited, source. Deterministic given the corpus and
       the seed, whatever --jobs is.
 
+  make_data.py bench --tasks FILE --count N --out DIR
+      The first N tasks of FILE (e.g. held-out ones) as `sb bench` task
+      folders (input, expected, instruction.txt, meta.json), so the demo
+      model's real greedy edits are scored and timed by the engine:
+      `sb bench --device cpu -m models/sonicboom-demo.gguf --tasks DIR`.
+
 Nothing at build or run time uses this; see tools/train/README.md.
 """
 import argparse
+import difflib
 import glob
 import gzip
 import hashlib
@@ -333,6 +340,29 @@ def cmd_tasks(args):
         "%s %d" % kv for kv in sorted(kinds.items())), len(chunks), args.split, args.out))
 
 
+def cmd_bench(args):
+    with open(args.tasks, encoding="utf-8") as f:
+        tasks = [json.loads(line) for line in f][:args.count]
+    for i, t in enumerate(tasks):
+        folder = os.path.join(args.out, "%03d-%s" % (i, t["kind"]))
+        os.makedirs(folder, exist_ok=True)
+        ext = os.path.splitext(t["source"])[1] or ".txt"
+        a, b = t["file"].splitlines(), t["edited"].splitlines()
+        changed = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in
+                      difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+                      if tag != "equal")
+        meta = {"language": t["lang"], "kind": t["kind"], "lines_in": len(a),
+                "lines_out": len(b), "changed_lines": changed,
+                "changed_share": round(min(1.0, changed / max(1, len(a))), 3),
+                "source": t["source"], "id": t["id"]}
+        for name, text in (("input" + ext, t["file"]), ("expected" + ext, t["edited"]),
+                           ("instruction.txt", t["instruction"] + "\n"),
+                           ("meta.json", json.dumps(meta, indent=1) + "\n")):
+            with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+                f.write(text)
+    print("bench: %d task folders -> %s" % (len(tasks), args.out))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -348,8 +378,12 @@ def main():
     t.add_argument("--limit", type=int, default=0)
     t.add_argument("--jobs", type=int, default=1)
     t.add_argument("--out", required=True)
+    b = sub.add_parser("bench")
+    b.add_argument("--tasks", required=True)
+    b.add_argument("--count", type=int, default=40)
+    b.add_argument("--out", required=True)
     args = ap.parse_args()
-    (cmd_corpus if args.cmd == "corpus" else cmd_tasks)(args)
+    {"corpus": cmd_corpus, "tasks": cmd_tasks, "bench": cmd_bench}[args.cmd](args)
 
 
 if __name__ == "__main__":
