@@ -10,6 +10,7 @@
  * milliseconds per step, every row's logits computed. Also prints the
  * weight bytes a decode step reads (bench_streamed_bytes).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,67 @@ static int parse(int argc, char **argv, bench_opts *o) {
     return o->reps >= 1 ? 0 : -1;
 }
 
+/* llama.cpp on one H200, from issue 4 (measured 2026-12-02: upstream commit
+ * 3f545bec, sm_90 build, `llama-bench -ngl 99 -fa 1`, F16 KV cache, CUDA
+ * graphs; a synthetic Qwen2.5-7B-shaped Q4_K_M of 4,683,070,752 bytes;
+ * steady-state medians). Its passes of 2+ tokens computed logits for the
+ * last row only. Shown beside ours for the 7b shape on an H200 only. */
+static const double LLAMA_MS[2][BENCH_N_BUCKETS] = {
+    {3.81, 4.40, 6.08, 10.30, 6.95, 7.64, 8.37, 10.02, 11.49},  /* KV depth 0 */
+    {4.16, 4.74, 6.40, 10.65, 7.37, 8.16, 8.93, 10.73, 12.28}}; /* KV depth 4096 */
+
+/* The llama.cpp row for depth d, or NULL where it has none to compare. */
+static const double *llama_row(int32_t d, bool comparable) {
+    if (!comparable) return NULL;
+    return d == 0 ? LLAMA_MS[0] : d == 4096 ? LLAMA_MS[1] : NULL;
+}
+
+static void print_row(const char *label, const double *v, const char *fmt) {
+    printf("| %s |", label);
+    for (int j = 0; j < BENCH_N_BUCKETS; j++) {
+        printf(" ");
+        printf(fmt, v[j]);
+        printf(" |");
+    }
+    printf("\n");
+}
+
+/* One depth's table rows: ms, x the 1-row step, weights streamed per
+ * second, that as a share of the measured copy bandwidth, and llama.cpp's
+ * figures beside ours where they apply. */
+static void print_depth(int32_t d, const double *ms, uint64_t bytes, double gbs,
+                        const double *llama) {
+    double v[BENCH_N_BUCKETS];
+    char label[96];
+    snprintf(label, sizeof label, "ms, KV depth %d", (int)d);
+    print_row(label, ms, "%.2f");
+    for (int j = 0; j < BENCH_N_BUCKETS; j++) v[j] = ms[j] / ms[0];
+    snprintf(label, sizeof label, "x 1-row step, depth %d", (int)d);
+    print_row(label, v, "%.2f");
+    for (int j = 0; j < BENCH_N_BUCKETS; j++) v[j] = (double)bytes / (ms[j] * 1e6);
+    snprintf(label, sizeof label, "weights GB/s, depth %d", (int)d);
+    print_row(label, v, "%.0f");
+    if (gbs > 0) {
+        for (int j = 0; j < BENCH_N_BUCKETS; j++) v[j] = 100.0 * (double)bytes / (ms[j] * 1e6) / gbs;
+        snprintf(label, sizeof label, "%% of copy bandwidth, depth %d", (int)d);
+        print_row(label, v, "%.0f%%");
+    }
+    if (llama) {
+        snprintf(label, sizeof label, "llama.cpp ms, depth %d", (int)d);
+        print_row(label, llama, "%.2f");
+        for (int j = 0; j < BENCH_N_BUCKETS; j++) v[j] = ms[j] / llama[j];
+        snprintf(label, sizeof label, "ours / llama.cpp, depth %d", (int)d);
+        print_row(label, v, "%.2f");
+    }
+}
+
+/* Whether the llama.cpp figures describe this run: the 7b shape (28
+ * layers of 3584, vocabulary 152064) on an H200. */
+static bool llama_comparable(const krn_model *d, const char *device_name) {
+    return d->n_layer == 28 && d->n_embd == 3584 && d->n_vocab == 152064 &&
+           strstr(device_name, "H200") != NULL;
+}
+
 static int run(const bench_opts *o, eng_model *m, sb_err *err) {
     int32_t max_depth = 0;
     for (int i = 0; i < o->n_depths; i++)
@@ -62,8 +124,19 @@ static int run(const bench_opts *o, eng_model *m, sb_err *err) {
     printf("session: context %d, created in %.2f s (upload, warm-up, graph capture); "
            "GPU memory taken %.2f GB, in use on the GPU %.2f GB\n", (int)eo.n_ctx,
            sb_now() - t0, (double)mine / 1e9, (double)used / 1e9);
-    printf("weights read per step: %llu bytes\n", (unsigned long long)
-           bench_streamed_bytes(eng_model_desc(m)));
+    const uint64_t bytes = bench_streamed_bytes(eng_model_desc(m));
+    printf("weights read per step: %llu bytes\n", (unsigned long long)bytes);
+    double gbs = 0;
+    sb_err bw_err = {0};
+    if (o->eng.device == ENG_DEVICE_CUDA &&
+        bench_device_copy_gbs((size_t)1 << 30, 10, &gbs, &bw_err) == 0)
+        printf("device copy bandwidth (read + write): %.1f GB/s; memory floor of a step: "
+               "%.3f ms\n", gbs, (double)bytes / (gbs * 1e6));
+    else if (o->eng.device == ENG_DEVICE_CUDA)
+        printf("device copy bandwidth: unavailable (%s)\n", bw_err.msg);
+    const char *device_name = eng_session_device_name(s);
+    printf("device: %s\n", device_name);
+    const bool comparable = llama_comparable(eng_model_desc(m), device_name);
     int rc = 0;
     printf("| rows |");
     for (int j = 0; j < BENCH_N_BUCKETS; j++) printf(" %d |", bench_bucket_rows[j]);
@@ -71,16 +144,17 @@ static int run(const bench_opts *o, eng_model *m, sb_err *err) {
     for (int j = 0; j < BENCH_N_BUCKETS; j++) printf("---|");
     printf("\n");
     for (int i = 0; rc == 0 && i < o->n_depths; i++) {
+        double ms[BENCH_N_BUCKETS];
         rc = bench_kv_fill(s, o->depths[i], err);
-        printf("| ms, KV depth %d |", (int)o->depths[i]);
-        for (int j = 0; rc == 0 && j < BENCH_N_BUCKETS; j++) {
-            double ms = 0;
-            rc = bench_step_ms(s, o->depths[i], bench_bucket_rows[j], o->reps, &ms, err);
-            if (rc == 0) printf(" %.2f |", ms);
-            fflush(stdout);
-        }
-        printf("\n");
+        for (int j = 0; rc == 0 && j < BENCH_N_BUCKETS; j++)
+            rc = bench_step_ms(s, o->depths[i], bench_bucket_rows[j], o->reps, &ms[j], err);
+        if (rc == 0) print_depth(o->depths[i], ms, bytes, gbs, llama_row(o->depths[i], comparable));
+        fflush(stdout);
     }
+    if (rc == 0 && gbs > 0)
+        printf("floor = weight bytes / copy bandwidth; llama.cpp: issue 4's H200 figures "
+               "(its 2+ token passes computed the last row's logits only; ours compute "
+               "every row's)\n");
     eng_session_destroy(s);
     return rc;
 }

@@ -12,15 +12,52 @@
 //      L = L*a + l_b*b, ACC[d] = ACC[d]*a + acc_b[d]*b
 //   4. out[d] = ACC[d] / L
 //
-// Split-KV (the default): krn_cuda_attn_chunk_kernel computes step 1 and 2
-// for every (row, chunk, head) in parallel and stores each chunk's
-// (m, l, acc[hd]) — or, when the row has a single chunk, step 4 directly;
-// krn_cuda_attn_merge_kernel then performs steps 3 and 4 per (row, head),
-// chunk 0, 1, 2, ... strictly in order. Which block computed a chunk, and
-// when, cannot change its bits: a chunk's sequence reads only its own slots.
-// When the chunk states of all rows do not fit the scratch at once, the
-// chunks go in batches, the merge carrying (M, L, ACC) from one batch to the
-// next in memory — the same sequence, only paused.
+// Two kernels compute steps 1 and 2, with the same bits; one merge kernel
+// performs steps 3 and 4 after either.
+//
+// Split-KV: krn_cuda_attn_chunk_kernel computes step 1 and 2 for every
+// (row, chunk, head) in parallel, one block per (chunk, heads of a KV head,
+// row), and stores each chunk's (m, l, acc[hd]) — or, when the row has a
+// single chunk, step 4 directly; krn_cuda_attn_merge_kernel then performs
+// steps 3 and 4 per (row, head), chunk 0, 1, 2, ... strictly in order.
+// Which block computed a chunk, and when, cannot change its bits: a chunk's
+// sequence reads only its own slots. When the chunk states of all rows do
+// not fit the scratch at once, the chunks go in batches, the merge carrying
+// (M, L, ACC) from one batch to the next in memory — the same sequence,
+// only paused.
+//
+// Rows (head_dim 64 or 128): krn_cuda_attn_rows_kernel writes the same
+// chunk states (or outputs) as krn_cuda_attn_chunk_kernel, one block per
+// (chunk, KV head, tile of rows) instead of per (chunk, heads, row), so a
+// chunk's keys and values are staged once for many rows; the merge is the
+// same. It has fewer blocks: tiles x KV heads x chunks of the launch.
+//
+// Which one runs (krn_cuda_attention, a->mode = krn_cuda_cfg.attn):
+//   SB_CUDA_ATTN unset (or auto): rows when it applies (head_dim 64 or
+//     128, the group fits a block), the step has at least 4 rows and the
+//     launch's grid (chunks of the first launch, i.e. of a merge batch, x
+//     KV heads x row tiles) has at least one block per multiprocessor of
+//     the GPU; else split-KV;
+//   SB_CUDA_ATTN=rows: rows wherever it applies, else split-KV;
+//   SB_CUDA_ATTN=split: split-KV; SB_CUDA_ATTN=ref: the first kernel, one
+//     block per (row, head) walking every chunk (no merge).
+// The choice depends only on the row bucket, the chunk span and the GPU —
+// all fixed when a step's graph is captured (forward.cu re-captures when
+// the span changes) — and can change no bit: both kernels perform the
+// contract's sequence.
+// Why (7B shape, 28 layers, 4 KV heads of 7 query heads, head_dim 128;
+// H200, 132 SMs, 2026-12-02; ms per step, split / rows):
+//   rows            1     2     4     8    16    24    32    48    64
+//   depth 0      3.13  3.75  4.86  6.52  7.63  8.88 10.19 17.39 19.09
+//                3.86  4.36  5.51  7.17  8.19  9.45 10.69 17.79 19.28
+//   depth 4096   3.92  4.64  6.63  9.86 14.21 18.56 23.00 36.54 44.26
+//                4.02  4.48  5.63  8.13 11.54 14.52 17.62 28.45 33.51
+// Deep, rows wins by 1.18-1.32x from 4 rows on; at depth 0 (one chunk:
+// the rows kernel has 4 blocks for a row, 64 for 64 rows, on 132 SMs) the
+// GPU is mostly idle and split-KV's many small blocks win by 0.2-0.7 ms.
+// On this table the rule picks split-KV at depth 0 and for 1 and 2 rows,
+// rows for every other entry (at 2 rows deep rows is 0.16 ms faster: the
+// floor of 4 rows gives that up).
 #include "canon_math.cuh"
 #include "cuda_backend.h"
 
@@ -418,6 +455,500 @@ __global__ void krn_cuda_attn_merge_kernel(const krn_cuda__merge_p a) {
     }
 }
 
+// ==== rows: a tile of rows per block ===============================================
+
+// krn_cuda_attn_rows_kernel (chosen as the file header says) computes exactly the chunk
+// states (or, for one-chunk steps, the outputs) of krn_cuda_attn_chunk_kernel,
+// and the same merge kernel folds them; but one block takes a chunk of one KV
+// head for a tile of rows and every query head of the group, so the chunk's
+// keys and values are staged once for tile * group (row, head) pairs instead
+// of once per row, and each warp keeps scores and sums of 4 pairs in
+// registers so that one key or value load feeds several pairs.
+
+enum {
+    KRN_CUDA__ROWS_PAIRS = 4,        // (row, head) pairs per warp
+    KRN_CUDA__ROWS_WARPS = 8,        // per block at most: 32 pairs
+    KRN_CUDA__ROWS_SMEM = 48 * 1024, // bytes a block may take: no opt-in, and
+                                     // two blocks fit an SM of every arch built
+    KRN_CUDA__ROWS_MIN_ROWS = 4,     // auto: fewer rows go to split-KV
+};
+
+// The scores (or p) of a warp's pairs at its lane's two slots.
+typedef float krn_cuda__tile[KRN_CUDA__ROWS_PAIRS][2];
+
+struct krn_cuda__rows_p {
+    const float *q;
+    const uint16_t *k, *v;      // the layer's slabs
+    const int32_t *pos;
+    float *out;                 // used when final_
+    float *part;                // chunk states, laid out as the split-KV kernel's
+    int32_t n_head, n_head_kv;
+    int32_t group;              // query heads per KV head
+    int32_t tile, n_rows;       // rows per block; rows of the step
+    int32_t window, kv_slots;   // the model's window (0: none); the ring
+    int32_t cbase, c0, nbatch;  // as krn_cuda__chunk_p's
+    int final_, quant;          // as krn_cuda__chunk_p's
+    krn_cuda_act xq;
+};
+
+// Pairs of a block of `tile` rows: whole warps of KRN_CUDA__ROWS_PAIRS.
+static int32_t krn_cuda__rows_pairs(int32_t tile, int32_t group) {
+    return (tile * group + KRN_CUDA__ROWS_PAIRS - 1) / KRN_CUDA__ROWS_PAIRS *
+           KRN_CUDA__ROWS_PAIRS;
+}
+
+// Bytes of shared memory of a rows block: the chunk's keys, later its
+// values (64 rows of hd + 4 floats); per pair hd floats (its q, later its
+// scores and p, later its outputs) and (m, l); per row its slot range.
+static size_t krn_cuda__rows_smem(int32_t hd, int32_t tile, int32_t group) {
+    const size_t pairs = (size_t)krn_cuda__rows_pairs(tile, group);
+    return ((size_t)KRN_ATTN_CHUNK * (size_t)(hd + 4) + pairs * (size_t)hd + 2 * pairs) *
+               sizeof(float) + 2 * (size_t)tile * sizeof(int);
+}
+
+// Keys and q sit in shared memory lane-major: the J = hd / 32 elements
+// d = l, l + 32, ..., l + 32 (J - 1) of lane l (one lane partial of the lane
+// sum) are J consecutive floats at J * krn_cuda__rows_lane(l), so one J-wide
+// load feeds a whole lane partial. The xor, a bijection of 0..31, only
+// spreads the staging stores over more banks: it moves values, never
+// changes one.
+static __device__ __forceinline__ int krn_cuda__rows_lane(int l) {
+    return l ^ ((l >> 3) & 3);
+}
+
+// Where element d of a lane-major row sits.
+template <int J>
+static __device__ __forceinline__ int krn_cuda__rows_at(int d) {
+    return J * krn_cuda__rows_lane(d & 31) + (d >> 5);
+}
+
+// x = the J floats at p (aligned to J floats).
+template <int J>
+static __device__ __forceinline__ void krn_cuda__rows_ld(const float *p, float (&x)[J]) {
+    if constexpr (J == 4) {
+        const float4 v = *(const float4 *)p;
+        x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
+    } else {
+        static_assert(J == 2, "the rows kernel takes head_dim 64 or 128");
+        const float2 v = *(const float2 *)p;
+        x[0] = v.x, x[1] = v.y;
+    }
+}
+
+// The slot range lo..hi (x..y, relative to the chunk's first position; x > y:
+// none) of block pair i: its row's, none for the pairs past the tile's.
+static __device__ __forceinline__ int2 krn_cuda__rows_range(const int *rr, int i,
+                                                            int npairs, int group) {
+    if (i >= npairs) return make_int2(0, -1);
+    const int t = i / group;
+    return make_int2(rr[2 * t], rr[2 * t + 1]);
+}
+
+// rg[k] without indexing a register array by a run-time value.
+static __device__ __forceinline__ int2 krn_cuda__rows_pick(const int2 (&rg)[KRN_CUDA__ROWS_PAIRS],
+                                                           int k) {
+    int2 r = rg[0];
+#pragma unroll
+    for (int i = 1; i < KRN_CUDA__ROWS_PAIRS; i++)
+        if (k == i) r = rg[i];
+    return r;
+}
+
+// q of the block's pairs, lane-major, hd floats each; zeros for the pairs
+// past the tile or past the step's rows.
+template <int J>
+static __device__ __forceinline__ void krn_cuda__rows_stage_q(float *qp, const krn_cuda__rows_p &a,
+                                                              int npp, int r0, int kvh) {
+    constexpr int HD = 32 * J;
+    const int npairs = a.tile * a.group;
+    const int64_t q_dim = (int64_t)a.n_head * HD;
+    for (int e = threadIdx.x; e < npp * HD; e += blockDim.x) {
+        const int i = e / HD, d = e % HD;
+        const int r = r0 + i / a.group, h = kvh * a.group + i % a.group;
+        float x = 0.0f;
+        if (i < npairs && r < a.n_rows) x = a.q[r * q_dim + (int64_t)h * HD + d];
+        qp[i * HD + krn_cuda__rows_at<J>(d)] = x;
+    }
+}
+
+// dst[s] (lane-major, hd + J floats a row) = the key of position cs + s, in
+// ring slot (cs + s) % slots of src (row stride `stride` halves), widened
+// exactly, for s in lo..hi; zeros for the chunk's other slots (their scores
+// are computed and never used). Each thread loads up to 4 aligned 8-half
+// vectors before converting any, so their latencies overlap.
+template <int J>
+static __device__ __forceinline__ void krn_cuda__rows_stage_k(float *dst, const uint16_t *src,
+                                                              int64_t stride, int32_t cs,
+                                                              int32_t slots, int lo, int hi) {
+    constexpr int HD8 = 4 * J, KS = 33 * J, TOTAL = KRN_ATTN_CHUNK * HD8;
+    for (int base = 0; base < TOTAL; base += 4 * (int)blockDim.x) {
+        uint4 v[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const int u = base + k * (int)blockDim.x + (int)threadIdx.x, s = u / HD8;
+            v[k] = make_uint4(0u, 0u, 0u, 0u);
+            if (u < TOTAL && s >= lo && s <= hi)
+                v[k] = *(const uint4 *)(src + (int64_t)((cs + s) % slots) * stride +
+                                        8 * (u % HD8));
+        }
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const int u = base + k * (int)blockDim.x + (int)threadIdx.x;
+            if (u >= TOTAL) continue;
+            float *row = dst + (u / HD8) * KS;
+            const int d0 = 8 * (u % HD8);
+            const uint32_t wv[4] = {v[k].x, v[k].y, v[k].z, v[k].w};
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+                row[krn_cuda__rows_at<J>(d0 + i)] =
+                    half_to_float((wv[i / 2] >> (16 * (i & 1))) & 0xFFFFu);
+        }
+    }
+}
+
+// x = x + y for every score of the tile: one add of the fold, the lower
+// lanes' subtree on the left, as the fold's lane[l] + lane[l + off].
+static __device__ __forceinline__ void krn_cuda__rows_add(krn_cuda__tile &x,
+                                                          const krn_cuda__tile &y) {
+#pragma unroll
+    for (int i = 0; i < KRN_CUDA__ROWS_PAIRS; i++)
+#pragma unroll
+        for (int j = 0; j < 2; j++) x[i][j] = fadd(x[i][j], y[i][j]);
+}
+
+// x = lane l's partials of the warp's pairs (q areas qb + i * hd) against
+// its two slots (key rows k0, k1): 0.0f, then + q_d * k_d for d = l, l + 32,
+// ... in order — the lane sum's lane[l].
+template <int J>
+static __device__ __forceinline__ void krn_cuda__rows_leaf(const float *qb, const float *k0,
+                                                           const float *k1, int l,
+                                                           krn_cuda__tile &x) {
+    const int o = J * krn_cuda__rows_lane(l);
+    float kv[2][J], qv[J];
+    krn_cuda__rows_ld<J>(k0 + o, kv[0]);
+    krn_cuda__rows_ld<J>(k1 + o, kv[1]);
+#pragma unroll
+    for (int i = 0; i < KRN_CUDA__ROWS_PAIRS; i++) {
+        krn_cuda__rows_ld<J>(qb + i * 32 * J + o, qv);
+#pragma unroll
+        for (int j = 0; j < 2; j++) {
+            float s = 0.0f;
+#pragma unroll
+            for (int e = 0; e < J; e++) s = fadd(s, fmul(qv[e], kv[j][e]));
+            x[i][j] = s;
+        }
+    }
+}
+
+// c = the fold's value of lane `base` (base < 4) after its off = 16, 8, 4
+// stages, evaluated depth first over the 8 lanes it gathers: with lane[i]
+// written p_i,
+//   a[b] = p_b + p_{b+16}, a[b+8], b[b] = a[b] + a[b+8],
+//   a[b+4], a[b+12], b[b+4] = a[b+4] + a[b+12], c[b] = b[b] + b[b+4]
+// — the same additions of the same operands as the breadth-first fold, so
+// the same bits, with 3 partial tiles live instead of 32 lanes.
+template <int J>
+static __device__ __forceinline__ void krn_cuda__rows_group(const float *qb, const float *k0,
+                                                            const float *k1, int base,
+                                                            krn_cuda__tile &c) {
+    krn_cuda__tile x, y, t;
+    krn_cuda__rows_leaf<J>(qb, k0, k1, base, c);
+    krn_cuda__rows_leaf<J>(qb, k0, k1, base + 16, y);
+    krn_cuda__rows_add(c, y);                          // a[base]
+    krn_cuda__rows_leaf<J>(qb, k0, k1, base + 8, t);
+    krn_cuda__rows_leaf<J>(qb, k0, k1, base + 24, y);
+    krn_cuda__rows_add(t, y);                          // a[base + 8]
+    krn_cuda__rows_add(c, t);                          // b[base]
+    krn_cuda__rows_leaf<J>(qb, k0, k1, base + 4, t);
+    krn_cuda__rows_leaf<J>(qb, k0, k1, base + 20, y);
+    krn_cuda__rows_add(t, y);                          // a[base + 4]
+    krn_cuda__rows_leaf<J>(qb, k0, k1, base + 12, x);
+    krn_cuda__rows_leaf<J>(qb, k0, k1, base + 28, y);
+    krn_cuda__rows_add(x, y);                          // a[base + 12]
+    krn_cuda__rows_add(t, x);                          // b[base + 4]
+    krn_cuda__rows_add(c, t);                          // c[base]
+}
+
+// sc = the scores of the warp's pairs (q areas qb) at slots lane and
+// lane + 32 (keys kv): lane sum times scale. The groups run c[0], c[2],
+// c[1], c[3], and the fold's last stages are d[0] = c[0] + c[2],
+// d[1] = c[1] + c[3], sum = d[0] + d[1].
+template <int J>
+static __device__ void krn_cuda__rows_scores(const float *qb, const float *kv, int lane,
+                                             float scale, krn_cuda__tile &sc) {
+    constexpr int KS = 33 * J;
+    const float *k0 = kv + lane * KS, *k1 = k0 + 32 * KS;
+    krn_cuda__tile cp, d0;
+#pragma unroll 1
+    for (int g = 0; g < 4; g++) {
+        krn_cuda__tile cg;
+        krn_cuda__rows_group<J>(qb, k0, k1, ((g & 1) << 1) | (g >> 1), cg);
+#pragma unroll
+        for (int i = 0; i < KRN_CUDA__ROWS_PAIRS; i++)
+#pragma unroll
+            for (int j = 0; j < 2; j++) {
+                if (!(g & 1)) {
+                    cp[i][j] = cg[i][j];                         // c[0], then c[1]
+                } else if (g == 1) {
+                    d0[i][j] = fadd(cp[i][j], cg[i][j]);         // d[0]
+                } else {
+                    const float d1 = fadd(cp[i][j], cg[i][j]);   // d[1]
+                    sc[i][j] = fmul(fadd(d0[i][j], d1), scale);
+                }
+            }
+    }
+}
+
+// m, p and l of the warp's pairs (slot ranges rg) from their scores sc
+// (slots lane and lane + 32). The scores go to the pairs' areas pb (q is no
+// longer read); lane i scans pair i's range in slot order for m (the first
+// score, replaced by each strictly greater one); each lane turns its
+// in-range scores into p = exp(score - m); lane i adds pair i's p in slot
+// order from 0.0f for l and stores (m, l) at st[2i], st[2i + 1].
+template <int J>
+static __device__ void krn_cuda__rows_softmax(float *pb, float *st,
+                                              const int2 (&rg)[KRN_CUDA__ROWS_PAIRS], int lane,
+                                              const krn_cuda__tile &sc) {
+    constexpr int HD = 32 * J;
+    __syncwarp(); // every lane has read the pairs' q
+#pragma unroll
+    for (int i = 0; i < KRN_CUDA__ROWS_PAIRS; i++)
+#pragma unroll
+        for (int j = 0; j < 2; j++) pb[i * HD + lane + 32 * j] = sc[i][j];
+    __syncwarp();
+    const int2 my = lane < KRN_CUDA__ROWS_PAIRS ? krn_cuda__rows_pick(rg, lane)
+                                                : make_int2(0, -1);
+    const float *pi = pb + (lane % KRN_CUDA__ROWS_PAIRS) * HD;
+    float m = 0.0f;
+    if (my.x <= my.y) {
+        m = pi[my.x];
+        for (int s = my.x + 1; s <= my.y; s++)
+            if (pi[s] > m) m = pi[s];
+    }
+    __syncwarp(); // the scans are done before p replaces the scores
+#pragma unroll
+    for (int i = 0; i < KRN_CUDA__ROWS_PAIRS; i++) {
+        const float mi = __shfl_sync(0xffffffffu, m, i);
+#pragma unroll
+        for (int j = 0; j < 2; j++) {
+            const int s = lane + 32 * j;
+            if (s >= rg[i].x && s <= rg[i].y) pb[i * HD + s] = krn_cuda_exp(fsub(sc[i][j], mi));
+        }
+    }
+    __syncwarp();
+    if (my.x <= my.y) {
+        float l = 0.0f;
+        for (int s = my.x; s <= my.y; s++) l = fadd(l, pi[s]);
+        st[2 * lane] = m;
+        st[2 * lane + 1] = l;
+    }
+}
+
+// acc[e][0..3] = Σ p_s * v_s[d] for d = 4 col .. 4 col + 3, in slot order
+// from 0.0f, of the J pairs whose p areas start at pb (hd floats apart) and
+// whose ranges are rg (values kv, rows of hd + 4 floats). When every pair
+// with a range spans the whole chunk, p comes 4 slots at a time (a float4
+// per pair); otherwise slot by slot, each pair adding only within its range.
+// (A pair without a range computes nothing that is kept.)
+template <int J>
+static __device__ void krn_cuda__rows_acc(const float *pb, const float *kv, const int2 (&rg)[J],
+                                          int col, float (&acc)[J][4]) {
+    constexpr int HD = 32 * J, KS = HD + 4;
+    int lo = KRN_ATTN_CHUNK, hi = -1;
+    bool full = true;
+#pragma unroll
+    for (int e = 0; e < J; e++) {
+#pragma unroll
+        for (int u = 0; u < 4; u++) acc[e][u] = 0.0f;
+        if (rg[e].x > rg[e].y) continue;
+        lo = rg[e].x < lo ? rg[e].x : lo;
+        hi = rg[e].y > hi ? rg[e].y : hi;
+        full = full && rg[e].x == 0 && rg[e].y == KRN_ATTN_CHUNK - 1;
+    }
+    if (hi < lo) return;
+    const float *vc = kv + 4 * col;
+    if (full) {
+#pragma unroll 2
+        for (int s = 0; s < KRN_ATTN_CHUNK; s += 4) {
+            float p[J][4];
+#pragma unroll
+            for (int e = 0; e < J; e++) {
+                const float4 p4 = *(const float4 *)(pb + e * HD + s);
+                p[e][0] = p4.x, p[e][1] = p4.y, p[e][2] = p4.z, p[e][3] = p4.w;
+            }
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+                const float4 v = *(const float4 *)(vc + (s + u) * KS);
+#pragma unroll
+                for (int e = 0; e < J; e++) {
+                    acc[e][0] = fadd(acc[e][0], fmul(p[e][u], v.x));
+                    acc[e][1] = fadd(acc[e][1], fmul(p[e][u], v.y));
+                    acc[e][2] = fadd(acc[e][2], fmul(p[e][u], v.z));
+                    acc[e][3] = fadd(acc[e][3], fmul(p[e][u], v.w));
+                }
+            }
+        }
+        return;
+    }
+    for (int s = lo; s <= hi; s++) {
+        const float4 v = *(const float4 *)(vc + s * KS);
+#pragma unroll
+        for (int e = 0; e < J; e++) {
+            if (s < rg[e].x || s > rg[e].y) continue;
+            const float p = pb[e * HD + s];
+            acc[e][0] = fadd(acc[e][0], fmul(p, v.x));
+            acc[e][1] = fadd(acc[e][1], fmul(p, v.y));
+            acc[e][2] = fadd(acc[e][2], fmul(p, v.z));
+            acc[e][3] = fadd(acc[e][3], fmul(p, v.w));
+        }
+    }
+}
+
+// The warp's acc phase and results. Lane = (k0 / J) * 8J + col takes the
+// pairs k0 .. k0 + J - 1 of the warp at d = 4 col .. 4 col + 3 (hd 128: all
+// 4 pairs, 32 columns; hd 64: 2 pairs, 16 columns). The chunk state
+// (m, l, acc) goes to part, or when final_ out = acc / l (through the pair
+// areas, then 32 consecutive elements per warp store: one quantization block).
+template <int J>
+static __device__ void krn_cuda__rows_finish(const krn_cuda__rows_p &a, float *pb, const float *kv,
+                                             const float *st,
+                                             const int2 (&rg)[KRN_CUDA__ROWS_PAIRS], int lane,
+                                             int r0, int i0, int kvh) {
+    constexpr int HD = 32 * J, COLS = 8 * J;
+    const int col = lane % COLS, k0 = lane / COLS * J;
+    int2 my[J];
+#pragma unroll
+    for (int e = 0; e < J; e++) my[e] = krn_cuda__rows_pick(rg, k0 + e);
+    float acc[J][4];
+    krn_cuda__rows_acc<J>(pb + k0 * HD, kv, my, col, acc);
+    if (!a.final_) {
+#pragma unroll
+        for (int e = 0; e < J; e++) {
+            if (my[e].x > my[e].y) continue;
+            const int i = i0 + k0 + e;
+            const int r = r0 + i / a.group, h = kvh * a.group + i % a.group;
+            float *ps = a.part +
+                        (((int64_t)r * a.n_head + h) * a.nbatch + blockIdx.x) * (HD + 2);
+#pragma unroll
+            for (int u = 0; u < 4; u++) ps[2 + 4 * col + u] = acc[e][u];
+            if (col == 0) {
+                ps[0] = st[2 * (k0 + e)];
+                ps[1] = st[2 * (k0 + e) + 1];
+            }
+        }
+        return;
+    }
+    __syncwarp(); // every lane has read p: the areas take the outputs
+#pragma unroll
+    for (int e = 0; e < J; e++) {
+        if (my[e].x > my[e].y) continue;
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            pb[(k0 + e) * HD + 4 * col + u] = fdiv(acc[e][u], st[2 * (k0 + e) + 1]);
+    }
+    __syncwarp();
+    const int64_t q_dim = (int64_t)a.n_head * HD;
+#pragma unroll
+    for (int k = 0; k < KRN_CUDA__ROWS_PAIRS; k++) {
+        if (rg[k].x > rg[k].y) continue; // warp-uniform: the shuffles below see 32 lanes
+        const int i = i0 + k;
+        const int r = r0 + i / a.group, h = kvh * a.group + i % a.group;
+#pragma unroll
+        for (int b = 0; b < J; b++) {
+            const float o = pb[k * HD + 32 * b + lane];
+            const int64_t c = (int64_t)h * HD + 32 * b + lane;
+            a.out[r * q_dim + c] = o;
+            if (a.quant) {
+                const int64_t qb = c / KRN_QBLOCK;
+                quantize_act_lane(o, a.xq.q + (int64_t)r * a.xq.q_stride + qb * KRN_QBLOCK,
+                                  a.xq.c + (int64_t)r * a.xq.c_stride + qb, lane);
+            }
+        }
+    }
+}
+
+// Grid (nbatch, n_head_kv, row tiles), 32 threads per 4 pairs (at most 8
+// warps); hd = 32 J (64 or 128). Block (x, y, z) takes chunk
+// c = cbase + c0 + x of KV head y for rows z*tile .. z*tile + tile - 1 and
+// the group's query heads: pair i = (row i / group, head i % group), warp w
+// pairs 4w .. 4w + 3. Row t sees the chunk's positions max(64c, first_t) ..
+// min(64c + 63, pos[t]) (first_t = pos[t] - window + 1 or 0), slots lo_t ..
+// hi_t relative to 64c; a row without any does nothing, a block without any
+// returns at once. Shared memory (krn_cuda__rows_smem): the chunk's keys
+// widened, lane-major, over the union of the rows' slots (zeros elsewhere),
+// later its values (rows of hd + 4 floats); per pair its q, later its scores
+// and p, later its outputs; (m, l); the rows' ranges. Per pair, the
+// contract's sequence, each operation rounded as written:
+//   Scores: every lane computes 4 pairs x 2 slots (lane, lane + 32): for
+//   each score the lane partials (lane l: q_d * k_d added in order d = l,
+//   l + 32, ... from 0.0f) folded by exactly the fold's additions
+//   (krn_cuda__rows_group, evaluated depth first), times scale.
+//   m: lane i scans pair i's slots in order, keeping the first score and
+//   replacing it by each strictly greater one.
+//   p_t = exp(score_t - m) for the pair's slots, l: lane i, slot order from
+//   0.0f.
+//   acc[d]: slot order from 0.0f, one chain per (pair, d); a thread runs
+//   the chains of 4 consecutive d for J pairs, loading each value float4
+//   once for the J of them.
+// The warp needs no other warp's results: only the staging is block-wide.
+template <int J>
+__global__ void __launch_bounds__(32 * KRN_CUDA__ROWS_WARPS, 2)
+krn_cuda_attn_rows_kernel(const krn_cuda__rows_p a) {
+    constexpr int HD = 32 * J;
+    extern __shared__ __align__(16) float sm[];
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    const int npp = (int)blockDim.x / 32 * KRN_CUDA__ROWS_PAIRS;
+    const int npairs = a.tile * a.group;
+    float *kv = sm, *qp = kv + KRN_ATTN_CHUNK * (HD + 4), *st = qp + npp * HD;
+    int *rr = (int *)(st + 2 * npp);
+    const int kvh = blockIdx.y, r0 = blockIdx.z * a.tile;
+    const int32_t cs = (a.cbase + a.c0 + (int32_t)blockIdx.x) * KRN_ATTN_CHUNK;
+    for (int t = tid; t < a.tile; t += blockDim.x) {
+        int lo = 0, hi = -1;
+        if (r0 + t < a.n_rows) {
+            const int32_t last = a.pos[r0 + t];
+            const int32_t first = a.window > 0 && last >= a.window ? last - a.window + 1 : 0;
+            const int32_t t0 = cs > first ? cs : first;
+            const int32_t t1 = cs + KRN_ATTN_CHUNK - 1 < last ? cs + KRN_ATTN_CHUNK - 1 : last;
+            if (t1 >= t0) lo = t0 - cs, hi = t1 - cs;
+        }
+        rr[2 * t] = lo;
+        rr[2 * t + 1] = hi;
+    }
+    __syncthreads();
+    int lo = KRN_ATTN_CHUNK, hi = -1; // the union of the rows' slots
+    for (int t = 0; t < a.tile; t++) {
+        if (rr[2 * t] > rr[2 * t + 1]) continue;
+        lo = rr[2 * t] < lo ? rr[2 * t] : lo;
+        hi = rr[2 * t + 1] > hi ? rr[2 * t + 1] : hi;
+    }
+    if (hi < lo) return; // no row has this chunk; block-uniform: before any barrier
+    const int64_t kv_dim = (int64_t)a.n_head_kv * HD;
+    krn_cuda__rows_stage_q<J>(qp, a, npp, r0, kvh);
+    krn_cuda__rows_stage_k<J>(kv, a.k + (int64_t)kvh * HD, kv_dim, cs, a.kv_slots, lo, hi);
+    const float scale = fdiv(1.0f, __fsqrt_rn(i2f(HD)));
+    const int i0 = w * KRN_CUDA__ROWS_PAIRS;
+    int2 rg[KRN_CUDA__ROWS_PAIRS];
+    bool any = false; // warp-uniform
+#pragma unroll
+    for (int k = 0; k < KRN_CUDA__ROWS_PAIRS; k++) {
+        rg[k] = krn_cuda__rows_range(rr, i0 + k, npairs, a.group);
+        any = any || rg[k].x <= rg[k].y;
+    }
+    float *pb = qp + i0 * HD, *sw = st + 2 * i0;
+    __syncthreads();
+    if (any) {
+        krn_cuda__tile sc;
+        krn_cuda__rows_scores<J>(pb, kv, lane, scale, sc);
+        krn_cuda__rows_softmax<J>(pb, sw, rg, lane, sc);
+    }
+    __syncthreads(); // every key read: kv takes the values
+    krn_cuda__stage_f16(kv + lo * (HD + 4), HD + 4, a.v + (int64_t)kvh * HD, kv_dim, cs + lo,
+                        a.kv_slots, hi - lo + 1, HD);
+    __syncthreads();
+    if (any) krn_cuda__rows_finish<J>(a, pb, kv, sw, rg, lane, r0, i0, kvh);
+}
+
 // ==== ref: the first kernel =======================================================
 
 // Grid (n_rows, n_head), 128 threads; dynamic shared memory q[hd], acc[hd],
@@ -490,15 +1021,19 @@ __global__ void krn_cuda_attn_kernel(krn_cuda_attn a) {
 
 // ==== launchers ==================================================================
 
-static int krn_cuda__attn_optin = 48 * 1024; // set by krn_cuda_attention_setup
+// Set by krn_cuda_attention_setup (for the backend's one device).
+static int krn_cuda__attn_optin = 48 * 1024; // shared memory a block may opt in to
+static int krn_cuda__attn_sms = 0;           // multiprocessors (auto's block count)
 
 int krn_cuda_attention_setup(int32_t head_dim, int32_t group, sb_err *err) {
-    int dev = 0, optin = 0;
+    int dev = 0, optin = 0, sms = 0;
     if (KRN_CUDA_CHECK(cudaGetDevice(&dev), err) ||
         KRN_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                              dev), err))
+                                              dev), err) ||
+        KRN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), err))
         return -1;
     krn_cuda__attn_optin = optin;
+    krn_cuda__attn_sms = sms;
     size_t need = krn_cuda__chunk_smem(head_dim, group);
     if (need > (size_t)optin) need = (size_t)optin;
     return KRN_CUDA_CHECK(cudaFuncSetAttribute(krn_cuda_attn_chunk_kernel,
@@ -517,6 +1052,135 @@ static int krn_cuda__attention_ref(const krn_cuda_attn *a, cudaStream_t s, sb_er
     return KRN_CUDA_LAUNCHED("krn_cuda_attn_kernel", err);
 }
 
+// Rows a block of the rows kernel takes for a step of n_rows rows: at most
+// 32 pairs (32 / group rows) and KRN_CUDA__ROWS_SMEM bytes, evened out over
+// the step's tiles (5 rows of at most 4 a tile: 3 + 2, not 4 + 1). The tile
+// changes no bits: every pair runs its own sequence. 0 where the kernel does
+// not apply: head_dim other than 64 or 128, or a group too wide for a block.
+static int krn_cuda__rows_tile(int32_t hd, int32_t group, int n_rows) {
+    if ((hd != 64 && hd != 128) || group > KRN_CUDA__ROWS_PAIRS * KRN_CUDA__ROWS_WARPS)
+        return 0;
+    int tile = KRN_CUDA__ROWS_PAIRS * KRN_CUDA__ROWS_WARPS / group;
+    while (tile > 0 && krn_cuda__rows_smem(hd, tile, group) > KRN_CUDA__ROWS_SMEM) tile--;
+    if (tile < 1) return 0;
+    const int tiles = (n_rows + tile - 1) / tile;
+    return (n_rows + tiles - 1) / tiles;
+}
+
+// A step's chunk kernel with everything but the batch: the rows kernel
+// (tile > 0) or the split-KV chunk kernel.
+struct krn_cuda__chunker {
+    int tile;                 // rows a block of the rows kernel; 0: split-KV
+    int32_t hd;
+    krn_cuda__chunk_p cp;     // split-KV
+    krn_cuda__rows_p rp;      // rows
+    unsigned gy, gz, threads; // grid y and z, block size
+    size_t smem;
+};
+
+// The split-KV kernel's plan. Heads per block: all of a KV head's group when
+// that already makes enough blocks; fewer (more blocks) for a few short
+// rows. Never more than the shared memory allows.
+static int krn_cuda__plan_split(const krn_cuda_attn *a, krn_cuda__chunker *k, sb_err *err) {
+    const int32_t hd = a->head_dim, group = a->n_head / a->n_head_kv;
+    int32_t hpc = group;
+    const int64_t blocks = (int64_t)a->n_rows * a->n_head_kv * a->span.nc;
+    while (hpc > 1 && blocks * ((group + hpc - 1) / hpc) < 256) hpc = (hpc + 1) / 2;
+    while (hpc > 1 && krn_cuda__chunk_smem(hd, hpc) > (size_t)krn_cuda__attn_optin)
+        hpc = (hpc + 1) / 2;
+    const size_t smem = krn_cuda__chunk_smem(hd, hpc);
+    if (smem > (size_t)krn_cuda__attn_optin || hd > 1024)
+        return sb_err_set(err, __func__, "head_dim %d needs %zu bytes of shared "
+                          "memory; the GPU allows %d", (int)hd, smem, krn_cuda__attn_optin);
+    const int32_t hsplit = (group + hpc - 1) / hpc;
+    krn_cuda__chunk_p *cp = &k->cp;
+    cp->q = a->q;
+    cp->k = a->k_cache;
+    cp->v = a->v_cache;
+    cp->pos = a->pos;
+    cp->out = a->out;
+    cp->part = a->part;
+    cp->n_head = a->n_head;
+    cp->n_head_kv = a->n_head_kv;
+    cp->hd = hd;
+    cp->group = group;
+    cp->hpc = hpc;
+    cp->hsplit = hsplit;
+    cp->window = a->window;
+    cp->kv_slots = a->kv_slots;
+    cp->cbase = a->span.c_lo;
+    k->tile = 0;
+    k->gy = (unsigned)(a->n_head_kv * hsplit);
+    k->gz = (unsigned)a->n_rows;
+    k->threads = KRN_CUDA__CHUNK_THREADS;
+    k->smem = smem;
+    return 0;
+}
+
+// The rows kernel's plan, when it applies and a->mode picks it (the file
+// header's rule): forced (2), or auto (0) for a step of at least
+// KRN_CUDA__ROWS_MIN_ROWS rows whose launches of gx chunks have at least a
+// block per multiprocessor. The split-KV kernel (3) never takes it.
+static bool krn_cuda__plan_rows(const krn_cuda_attn *a, int32_t gx, krn_cuda__chunker *k) {
+    const int32_t hd = a->head_dim, group = a->n_head / a->n_head_kv;
+    if (a->mode != 0 && a->mode != 2) return false;
+    const int tile = krn_cuda__rows_tile(hd, group, a->n_rows);
+    if (tile < 1) return false;
+    const int64_t blocks = (int64_t)gx * a->n_head_kv * ((a->n_rows + tile - 1) / tile);
+    if (a->mode == 0 && (a->n_rows < KRN_CUDA__ROWS_MIN_ROWS || blocks < krn_cuda__attn_sms))
+        return false;
+    krn_cuda__rows_p *rp = &k->rp;
+    rp->q = a->q;
+    rp->k = a->k_cache;
+    rp->v = a->v_cache;
+    rp->pos = a->pos;
+    rp->out = a->out;
+    rp->part = a->part;
+    rp->n_head = a->n_head;
+    rp->n_head_kv = a->n_head_kv;
+    rp->group = group;
+    rp->tile = tile;
+    rp->n_rows = a->n_rows;
+    rp->window = a->window;
+    rp->kv_slots = a->kv_slots;
+    rp->cbase = a->span.c_lo;
+    k->tile = tile;
+    k->gy = (unsigned)a->n_head_kv;
+    k->gz = (unsigned)((a->n_rows + tile - 1) / tile);
+    k->threads = (unsigned)(32 * krn_cuda__rows_pairs(tile, group) / KRN_CUDA__ROWS_PAIRS);
+    k->smem = krn_cuda__rows_smem(hd, tile, group);
+    return true;
+}
+
+// Relative chunks c0 .. c0 + nb - 1 (chunk states nbatch apart; final_: the
+// outputs instead, and with quant their quantization, into xq).
+static int krn_cuda__chunks(krn_cuda__chunker *k, int32_t c0, int32_t nb, int32_t nbatch,
+                            int final_, int quant, const krn_cuda_act *xq, cudaStream_t s,
+                            sb_err *err) {
+    const dim3 grid((unsigned)nb, k->gy, k->gz);
+    if (k->tile > 0) {
+        krn_cuda__rows_p *rp = &k->rp;
+        rp->c0 = c0;
+        rp->nbatch = nbatch;
+        rp->final_ = final_;
+        rp->quant = quant;
+        if (quant) rp->xq = *xq;
+        if (k->hd == 128)
+            krn_cuda_attn_rows_kernel<4><<<grid, k->threads, k->smem, s>>>(*rp);
+        else
+            krn_cuda_attn_rows_kernel<2><<<grid, k->threads, k->smem, s>>>(*rp);
+        return KRN_CUDA_LAUNCHED("krn_cuda_attn_rows_kernel", err);
+    }
+    krn_cuda__chunk_p *cp = &k->cp;
+    cp->c0 = c0;
+    cp->nbatch = nbatch;
+    cp->final_ = final_;
+    cp->quant = quant;
+    if (quant) cp->xq = *xq;
+    krn_cuda_attn_chunk_kernel<<<grid, k->threads, k->smem, s>>>(*cp);
+    return KRN_CUDA_LAUNCHED("krn_cuda_attn_chunk_kernel", err);
+}
+
 int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     if (a->n_rows < 1 || a->n_rows > KRN_MAX_ROWS || a->head_dim < 2 ||
         a->n_head < 1 || a->n_head_kv < 1 || a->n_head % a->n_head_kv ||
@@ -526,59 +1190,28 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
                           "dividing n_head", a->n_rows, (int)a->head_dim,
                           (int)a->n_head, (int)a->n_head_kv, KRN_MAX_ROWS);
     if (a->mode == 1) return krn_cuda__attention_ref(a, s, err);
-    const int32_t hd = a->head_dim, group = a->n_head / a->n_head_kv;
-    const int32_t nc = a->span.nc;
-    // Heads per block: all of a KV head's group when that already makes
-    // enough blocks; fewer (more blocks) for a few short rows. Never more
-    // than the shared memory allows.
-    int32_t hpc = group;
-    const int64_t blocks = (int64_t)a->n_rows * a->n_head_kv * nc;
-    while (hpc > 1 && blocks * ((group + hpc - 1) / hpc) < 256) hpc = (hpc + 1) / 2;
-    while (hpc > 1 && krn_cuda__chunk_smem(hd, hpc) > (size_t)krn_cuda__attn_optin)
-        hpc = (hpc + 1) / 2;
-    const size_t smem = krn_cuda__chunk_smem(hd, hpc);
-    if (smem > (size_t)krn_cuda__attn_optin || hd > 1024)
-        return sb_err_set(err, __func__, "head_dim %d needs %zu bytes of shared "
-                          "memory; the GPU allows %d", (int)hd, smem, krn_cuda__attn_optin);
-    const int32_t hsplit = (group + hpc - 1) / hpc;
-    krn_cuda__chunk_p cp;
-    cp.q = a->q;
-    cp.k = a->k_cache;
-    cp.v = a->v_cache;
-    cp.pos = a->pos;
-    cp.out = a->out;
-    cp.part = a->part;
-    cp.n_head = a->n_head;
-    cp.n_head_kv = a->n_head_kv;
-    cp.hd = hd;
-    cp.group = group;
-    cp.hpc = hpc;
-    cp.hsplit = hsplit;
-    cp.window = a->window;
-    cp.kv_slots = a->kv_slots;
-    cp.cbase = a->span.c_lo;
+    const int32_t hd = a->head_dim, nc = a->span.nc;
+    // Chunks a launch takes: every row's keys in one chunk (nc == 1) need
+    // no merge; else batches of nbatch chunk states a (row, head), as many
+    // as the scratch holds (at most 2048: the merge stages 4 floats per
+    // chunk).
+    int32_t nbatch = 1;
+    if (nc > 1) {
+        const int64_t per_batch = a->slots / ((int64_t)a->n_rows * a->n_head);
+        if (per_batch < 1)
+            return sb_err_set(err, __func__, "attention scratch of %lld chunk states "
+                              "is too small", (long long)a->slots);
+        nbatch = per_batch < nc ? (int32_t)per_batch : nc;
+        if (nbatch > 2048) nbatch = 2048;
+    }
+    krn_cuda__chunker ck = {};
+    ck.hd = hd;
+    if (!krn_cuda__plan_rows(a, nbatch, &ck) && krn_cuda__plan_split(a, &ck, err)) return -1;
     // The kernels can quantize out when every head is whole blocks.
     const int quant = a->xq && hd % KRN_QBLOCK == 0 &&
                       (int64_t)a->n_head * hd <= a->xq->q_stride;
-    cp.quant = 0;
-    if (quant) cp.xq = *a->xq;
-    const dim3 block(KRN_CUDA__CHUNK_THREADS);
-    if (nc == 1) { // every row's keys are one chunk: no merge
-        cp.c0 = 0;
-        cp.nbatch = 1;
-        cp.final_ = 1;
-        cp.quant = quant;
-        const dim3 grid(1u, (unsigned)(a->n_head_kv * hsplit), (unsigned)a->n_rows);
-        krn_cuda_attn_chunk_kernel<<<grid, block, smem, s>>>(cp);
-        return KRN_CUDA_LAUNCHED("krn_cuda_attn_chunk_kernel", err) ? -1 : quant;
-    }
-    const int64_t per_batch = a->slots / ((int64_t)a->n_rows * a->n_head);
-    if (per_batch < 1)
-        return sb_err_set(err, __func__, "attention scratch of %lld chunk states "
-                          "is too small", (long long)a->slots);
-    // (at most 2048 chunks a batch: the merge stages 4 floats per chunk)
-    int32_t nbatch = per_batch < nc ? (int32_t)per_batch : nc;
-    if (nbatch > 2048) nbatch = 2048;
+    if (nc == 1) // every row's keys are one chunk: no merge
+        return krn_cuda__chunks(&ck, 0, 1, 1, 1, quant, a->xq, s, err) ? -1 : quant;
     krn_cuda__merge_p mp;
     mp.pos = a->pos;
     mp.part = a->part;
@@ -592,16 +1225,10 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     mp.quant = quant;
     if (quant) mp.xq = *a->xq;
     const unsigned mthreads = (unsigned)((hd + 31) / 32 * 32);
-    cp.final_ = 0;
-    cp.nbatch = nbatch;
     for (int32_t c0 = 0; c0 < nc; c0 += nbatch) {
-        cp.c0 = c0;
         mp.c0 = c0;
         const int32_t nb_here = nc - c0 < nbatch ? nc - c0 : nbatch;
-        const dim3 grid((unsigned)nb_here, (unsigned)(a->n_head_kv * hsplit),
-                        (unsigned)a->n_rows);
-        krn_cuda_attn_chunk_kernel<<<grid, block, smem, s>>>(cp);
-        if (KRN_CUDA_LAUNCHED("krn_cuda_attn_chunk_kernel", err)) return -1;
+        if (krn_cuda__chunks(&ck, c0, nb_here, nbatch, 0, 0, a->xq, s, err)) return -1;
         krn_cuda_attn_merge_kernel<<<dim3((unsigned)a->n_head, (unsigned)a->n_rows),
                                      mthreads, 4 * sizeof(float) * (size_t)nbatch, s>>>(mp);
         if (KRN_CUDA_LAUNCHED("krn_cuda_attn_merge_kernel", err)) return -1;

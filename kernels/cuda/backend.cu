@@ -395,7 +395,12 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
     krn_cuda__attn_slots(c, model, opt->kv_capacity);
     {
         const char *e = getenv("SB_CUDA_ATTN");
-        c->cfg.attn = e && !strcmp(e, "ref") ? 1 : 0;
+        // 0 auto (unset, "auto" or unknown: attention.cu's header's rule)
+        c->cfg.attn = !e                    ? 0
+                      : !strcmp(e, "ref")   ? 1
+                      : !strcmp(e, "rows")  ? 2
+                      : !strcmp(e, "split") ? 3
+                                            : 0;
         e = getenv("SB_CUDA_GRAPHS");
         c->cfg.graphs = !(e && !strcmp(e, "0"));
         e = getenv("SB_CUDA_PROFILE");

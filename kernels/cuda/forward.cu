@@ -70,7 +70,9 @@ void krn_cuda_prof_print(const krn_cuda *c) {
     if (!p) return;
     fprintf(stderr, "krn_cuda profile (us per step; mm=%s, mma from %d rows, attn=%s):\n"
             "rows steps", c->cfg.mm == 2 ? "ref" : c->cfg.mm == 1 ? "gemv" : "auto",
-            c->cfg.mma_min_rows, c->cfg.attn ? "ref" : "split");
+            c->cfg.mma_min_rows,
+            c->cfg.attn == 1 ? "ref" : c->cfg.attn == 2 ? "rows" : c->cfg.attn == 3 ? "split"
+                                                                                   : "auto");
     for (int s = 1; s < KRN_CUDA__N_STAGES; s++) fprintf(stderr, " %9s", krn_cuda__stage_names[s]);
     fprintf(stderr, "     total\n");
     for (int n = 1; n <= KRN_MAX_ROWS; n++) {

@@ -10,7 +10,11 @@
  * the rows in shifted and reversed orders; prefill in one step, in chunks and
  * token by token; rollback (slots overwritten by a rejected draft, then
  * recomputed); 300 positions (five attention chunks); a sliding window
- * across its ring's wrap; a clean error for a KV cache the GPU cannot hold.
+ * across its ring's wrap; each quantized matmul kernel forced over every
+ * bucket; the attention kernels forced (SB_CUDA_ATTN=rows,
+ * split) and chosen per step (auto, the default every other test runs) over
+ * verify runs of 1..64 rows up to 1100 positions, with and without a
+ * window; a clean error for a KV cache the GPU cannot hold.
  * And whole generations through the engine: the GPU gives the CPU's tokens,
  * with speculation off, with random drafts of every length 1..63, and with
  * the copy drafter, greedy and seeded.
@@ -277,6 +281,30 @@ static void test_buckets_wide_q4_k_m(void **state) {
     check_buckets(&WIDE, &ty, 12, "wide q4_K_M");
 }
 
+/* The buckets again with each quantized matmul kernel forced (kernels/cuda/
+ * cuda_backend.h): the GEMV for every row count, the gemv kernel for single
+ * rows of Q4_K and Q5_K too (not kgemv), and the first reference kernel;
+ * each the CPU's bits. */
+static void test_buckets_matmul_kernels(void **state) {
+    (void)state;
+    static const char *const env[][2] = {
+        {"SB_CUDA_MM", "gemv"}, {"SB_CUDA_KGEMV", "0"}, {"SB_CUDA_MM", "ref"}};
+    tm_types ty = tm_uniform_types(KRN_Q4_K, false);
+    ty.v = ty.down = ty.out = KRN_Q6_K;
+    for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
+        char name[96];
+        setenv(env[i][0], env[i][1], 1);
+        snprintf(name, sizeof name, "wide q4_K_M, %s=%s", env[i][0], env[i][1]);
+        check_buckets(&WIDE, &ty, 12, name);
+        snprintf(name, sizeof name, "mixed, %s=%s", env[i][0], env[i][1]);
+        check_buckets(&SMALL, &MIXED, 11, name);
+        const tm_types q5 = tm_uniform_types(KRN_Q5_K, false);
+        snprintf(name, sizeof name, "wide q5_K, %s=%s", env[i][0], env[i][1]);
+        check_buckets(&WIDE, &q5, 13, name);
+        unsetenv(env[i][0]);
+    }
+}
+
 /* ---- chunking, rollback, long context ------------------------------------------- */
 
 /* A 64-token prompt in one step, in chunks of 7 and token by token on the
@@ -364,7 +392,8 @@ static void test_long_context(void **state) {
 /* A sliding window of 100 positions (a ring of 163 slots) over 300
  * positions: the GPU's rows equal the CPU's bit for bit across the wrap,
  * whatever the step sizes and with rejected verify rows rolled back in
- * between, for the split-KV kernels and the one-block reference kernel. */
+ * between, for the default kernels (SB_CUDA_ATTN unset: attention.cu picks
+ * split-KV or rows per step) and the one-block reference kernel. */
 static void test_sliding_window(void **state) {
     (void)state;
     enum { N = 300, WINDOW = 100 };
@@ -392,11 +421,137 @@ static void test_sliding_window(void **state) {
         }
         for (int p = 0; p < N; p++)
             expect_same_row(&d, row_at(&d, want, p), row_at(&d, got, p),
-                            k ? "window, reference kernel" : "window, split-KV", p, p);
+                            k ? "window, reference kernel" : "window, default kernels", p, p);
     }
     krn_destroy(ref);
     free(want), free(got), free(scratch);
     duo_free(&d);
+}
+
+/* ---- the attention kernels: rows, split-KV, auto (SB_CUDA_ATTN) ------------------- */
+
+/* 14 query heads over 2 KV heads of 128: a group of 7, as the 7B's 28 / 4,
+ * so the rows kernel's blocks are tiles of 4 rows x 7 heads (28 pairs, 7
+ * warps). */
+static const tm_shape SEVEN = {2, 512, 768, 14, 2, 128, 300};
+
+/* A CUDA backend for d's model made with SB_CUDA_ATTN=attn (the variable
+ * is restored afterwards). Free with krn_destroy. */
+static krn_backend *gpu_with_attn(const duo *d, const char *attn, int32_t cap) {
+    const char *was = getenv("SB_CUDA_ATTN");
+    char *saved = was ? strdup(was) : NULL;
+    setenv("SB_CUDA_ATTN", attn, 1);
+    sb_err err = {0};
+    krn_backend *b = krn_cuda_create(&d->t->m, &(krn_options){.kv_capacity = cap}, &err);
+    if (saved) setenv("SB_CUDA_ATTN", saved, 1);
+    else unsetenv("SB_CUDA_ATTN");
+    free(saved);
+    if (!b) fail_msg("krn_cuda_create (SB_CUDA_ATTN=%s): %s", attn, err.msg);
+    return b;
+}
+
+/* Step sizes of a verify run, cycled (595 positions a cycle): 1, every
+ * bucket class of 2..64 rows, and odd sizes between. */
+static const int VERIFY_STEPS[] = {1, 17, 64, 5, 64, 24, 64, 33, 28, 2,
+                                   63, 7, 48, 16, 3, 32, 64, 11, 40, 9};
+
+/* Positions p0 .. p0 + n - 1 of seq as one step with the rows in reverse
+ * order; the logits of position p go to row p - p0 of out (scratch: n rows). */
+static void step_seq_reversed(const duo *d, krn_backend *b, const int32_t *seq, int p0,
+                              int n, float *scratch, float *out) {
+    int32_t pos[KRN_MAX_ROWS], tok[KRN_MAX_ROWS];
+    for (int r = 0; r < n; r++) pos[r] = p0 + n - 1 - r, tok[r] = seq[pos[r]];
+    step(b, n, tok, pos, scratch);
+    for (int r = 0; r < n; r++)
+        memcpy((float *)row_at(d, out, pos[r] - p0), row_at(d, scratch, r), d->row_bytes);
+}
+
+/* seq[0..n) on b in steps of VERIFY_STEPS (the last cut at n), each but the
+ * first after a rejected draft one row longer over the same slots (junk,
+ * n + 64 tokens), every third with its rows reversed; the logits of
+ * position p go to row p of got. No draft reaches past position n - 1:
+ * with a window, position n takes the ring slot of n - kv_slots
+ * (kv_slots = window + 63), the first position that redoing the last 64
+ * (check_rows_kernel) reads, and a rollback behind what the ring holds is
+ * outside the contract (the engine refuses it: eng__window_check). */
+static void run_verify_steps(const duo *d, krn_backend *b, const int32_t *seq,
+                             const int32_t *junk, int n, float *got, float *scratch) {
+    const int n_steps = (int)(sizeof VERIFY_STEPS / sizeof VERIFY_STEPS[0]);
+    for (int p = 0, i = 0; p < n; i++) {
+        const int rows = VERIFY_STEPS[i % n_steps] < n - p ? VERIFY_STEPS[i % n_steps] : n - p;
+        const int draft = rows < KRN_MAX_ROWS && rows < n - p ? rows + 1 : rows;
+        if (p > 0) step_seq(b, junk, p, draft, scratch);
+        float *out = (float *)row_at(d, got, p);
+        if (i % 3 == 2) step_seq_reversed(d, b, seq, p, rows, scratch, out);
+        else step_seq(b, seq, p, rows, out);
+        p += rows;
+    }
+}
+
+/* n positions (n >= 64) of a model with the given window on the CPU in
+ * steps of 64, and on the GPU in verify runs (run_verify_steps) with the
+ * rows kernel forced, the split-KV kernel forced, and the automatic choice
+ * (SB_CUDA_ATTN=auto: rows for steps of 4+ rows whose grid has a block per
+ * SM, else split-KV — on a 132-SM GPU the group of 7 without a window
+ * takes rows for its 64-row steps from 6 chunks on (positions 302..399,
+ * after split-KV for all before), the other cases split-KV throughout):
+ * every row the same bits. Then on each GPU the last 64 positions
+ * again as one step after a rejected draft over their slots: past 1024
+ * positions its more than 16 chunks exceed the chunk states a pass holds
+ * for 64 rows (krn_cuda's scratch: 16 a row), so the merge carries its
+ * running state from pass to pass. */
+static void check_rows_kernel(const tm_shape *sh, const tm_types *ty, uint64_t seed,
+                              int n, int32_t window, const char *name) {
+    const int32_t cap = n + KRN_MAX_ROWS;
+    duo d = duo_create_window(sh, ty, seed, cap, window);
+    int32_t *seq = malloc((size_t)n * sizeof *seq);
+    int32_t *junk = malloc((size_t)(n + KRN_MAX_ROWS) * sizeof *junk);
+    assert_non_null(seq);
+    assert_non_null(junk);
+    make_seq(seq, n, sh->n_vocab, seed + 1);
+    make_seq(junk, n + KRN_MAX_ROWS, sh->n_vocab, seed + 2);
+    float *want = logits_alloc(&d, n), *got = logits_alloc(&d, n);
+    float *scratch = logits_alloc(&d, KRN_MAX_ROWS);
+    run_chunked(&d, d.cpu, seq, n, KRN_MAX_ROWS, want);
+    assert_sane(&d, want, n);
+    const char *kernels[3] = {"rows", "split", "auto"};
+    char what[128];
+    for (int k = 0; k < 3; k++) {
+        krn_backend *b = gpu_with_attn(&d, kernels[k], cap);
+        run_verify_steps(&d, b, seq, junk, n, got, scratch);
+        snprintf(what, sizeof what, "%s, %s kernel, verify steps", name, kernels[k]);
+        for (int p = 0; p < n; p++)
+            expect_same_row(&d, row_at(&d, want, p), row_at(&d, got, p), what, p, p);
+        const int p0 = n - KRN_MAX_ROWS;
+        step_seq(b, junk, p0, KRN_MAX_ROWS, scratch);
+        step_seq(b, seq, p0, KRN_MAX_ROWS, scratch);
+        snprintf(what, sizeof what, "%s, %s kernel, last 64 as one step", name, kernels[k]);
+        for (int r = 0; r < KRN_MAX_ROWS; r++)
+            expect_same_row(&d, row_at(&d, want, p0 + r), row_at(&d, scratch, r), what, r,
+                            p0 + r);
+        krn_destroy(b);
+    }
+    free(want), free(got), free(scratch), free(seq), free(junk);
+    duo_free(&d);
+}
+
+/* The rows kernel (and split-KV, and auto) without a window: head_dim 64 (tiles of 16 rows x 2
+ * heads) over 1100 positions (18 chunks: two merge passes for 64 rows), and
+ * head_dim 128 with a group of 7 over 400. */
+static void test_rows_kernel(void **state) {
+    (void)state;
+    check_rows_kernel(&SMALL, &MIXED, 18, 1100, 0, "rows, head_dim 64");
+    check_rows_kernel(&SEVEN, &MIXED, 19, 400, 0, "rows, group of 7");
+}
+
+/* The rows kernel (and split-KV, and auto) with sliding windows across
+ * their rings' wraps, where the rows of a tile see different slots of a
+ * chunk: a group of 7 with a window of 100, and WIDE (a group of 4, tiles
+ * of 7 rows) with a window of 70. */
+static void test_rows_kernel_window(void **state) {
+    (void)state;
+    check_rows_kernel(&SEVEN, &MIXED, 20, 400, 100, "rows, group of 7, window 100");
+    check_rows_kernel(&WIDE, &MIXED2, 21, 300, 70, "rows, wide, window 70");
 }
 
 static void test_out_of_memory(void **state) {
@@ -538,10 +693,13 @@ int main(void) {
         cmocka_unit_test(test_mixed_types),
         cmocka_unit_test(test_buckets_mixed),
         cmocka_unit_test(test_buckets_wide_q4_k_m),
+        cmocka_unit_test(test_buckets_matmul_kernels),
         cmocka_unit_test(test_prefill_chunking),
         cmocka_unit_test(test_rollback),
         cmocka_unit_test(test_long_context),
         cmocka_unit_test(test_sliding_window),
+        cmocka_unit_test(test_rows_kernel),
+        cmocka_unit_test(test_rows_kernel_window),
         cmocka_unit_test(test_generate_cpu_gpu_speculation),
         cmocka_unit_test(test_out_of_memory),
     };

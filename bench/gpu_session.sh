@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# One call on a GPU machine that lacks the build's -dev packages: the CUDA
+# tests, then the step-cost table of each build given, on one synthetic
+# 7b-shape Q4_K_M model. Binaries come prebuilt (README: "A GPU machine
+# without the build's -dev packages"), packed by bench/gpu_pack.sh as
+# DIR.tar.xz archives of sb, engine_steps and (optionally)
+# tests/gpu/test_cuda_backend with lib/libcmocka.so.0.
+#
+# usage: bench/gpu_session.sh NAME=ARCHIVE... (env: OUT, the log folder;
+#        STEPS="--depth 0 --depth 4096 --reps 20" engine_steps' options;
+#        PROFILE=1 also runs each build's table with SB_CUDA_PROFILE=1;
+#        VARIANTS="pdl0:SB_CUDA_PDL=0,SB_CUDA_GEMV=waves ..." extra tables of the first build
+#        under environment settings; NCU="REGEX:SKIP:COUNT ..." Nsight
+#        Compute reports of those kernel launches of the first build)
+# The first build's tests run first; a failure stops the run.
+set -uo pipefail
+OUT=${OUT:-/tmp/sb-gpu-out}
+STEPS=${STEPS:---depth 0 --depth 4096 --reps 20}
+MODEL=${MODEL:-/tmp/sb-7b-q4_k_m.gguf}
+mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$OUT/gpu.txt"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')" | tee -a "$OUT/gpu.txt"
+
+first=""
+for spec in "$@"; do
+    name=${spec%%=*} archive=${spec#*=}
+    mkdir -p "/tmp/sb-$name" && tar -xJf "$archive" -C "/tmp/sb-$name" || exit 1
+    [ -n "$first" ] || first=$name
+done
+
+if [ -x "/tmp/sb-$first/tests/gpu/test_cuda_backend" ]; then
+    echo "== test_cuda_backend ($first)"
+    "/tmp/sb-$first/tests/gpu/test_cuda_backend" > "$OUT/test-gpu.txt" 2>&1
+    rc=$?
+    tail -25 "$OUT/test-gpu.txt"
+    [ $rc -eq 0 ] || { echo "test_cuda_backend FAILED (rc $rc)"; exit 1; }
+fi
+
+[ -f "$MODEL" ] || "/tmp/sb-$first/sb" mkmodel --shape 7b --quant q4_k_m --seed 1 \
+    --threads "$(nproc)" -o "$MODEL" >> "$OUT/errors.log" 2>&1 || { cat "$OUT/errors.log"; exit 1; }
+
+# Every table goes whole to $OUT/steps.txt (stderr to $OUT/errors.log), its
+# main lines to stdout.
+table() { # NAME LABEL [ENV...]
+    local name=$1 label=$2; shift 2
+    echo "== $label" | tee -a "$OUT/steps.txt"
+    env "$@" "/tmp/sb-$name/engine_steps" "$MODEL" --device cuda $STEPS > "$OUT/table.tmp" \
+        2>> "$OUT/errors.log"
+    cat "$OUT/table.tmp" >> "$OUT/steps.txt"
+    grep -E '^\| (ms|x 1|weights|ours)|^session|floor' "$OUT/table.tmp"
+    rm -f "$OUT/table.tmp"
+}
+for spec in "$@"; do table "${spec%%=*}" "${spec%%=*}"; done
+for v in ${VARIANTS:-}; do table "$first" "$first, ${v%%:*}" $(tr , " " <<< "${v#*:}"); done
+if [ "${PROFILE:-0}" = 1 ]; then
+    for spec in "$@"; do
+        name=${spec%%=*}
+        SB_CUDA_PROFILE=1 "/tmp/sb-$name/engine_steps" "$MODEL" --device cuda --depth 0 \
+            --depth 4096 --reps 5 > /dev/null 2>> "$OUT/profile.txt"
+    done
+fi
+# NCU="KERNEL_REGEX:SKIP:COUNT ...": Nsight Compute on those launches (graphs
+# off: launches counted from the first step of engine_steps) of the
+# first build (clocks left as they are), one report file each.
+NCU_BIN=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+i=0
+for k in ${NCU:-}; do
+    IFS=: read -r rx skip count <<< "$k"
+    i=$((i + 1))
+    SB_CUDA_GRAPHS=0 timeout 240 "$NCU_BIN" --clock-control none -k "regex:$rx" --launch-skip "$skip" \
+        --launch-count "$count" --section SpeedOfLight --section MemoryWorkloadAnalysis \
+        --section ComputeWorkloadAnalysis --section Occupancy --section WarpStateStats \
+        --section SchedulerStats --section LaunchStats \
+        "/tmp/sb-$first/engine_steps" "$MODEL" --device cuda --depth 0 --reps 1 \
+        > "$OUT/ncu-$i.txt" 2>&1 || echo "ncu $k: rc $?"
+done
