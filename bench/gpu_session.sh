@@ -9,8 +9,9 @@
 # usage: bench/gpu_session.sh NAME=ARCHIVE... (env: OUT, the log folder;
 #        STEPS="--depth 0 --depth 4096 --reps 20" engine_steps' options;
 #        PROFILE=1 also runs each build's table with SB_CUDA_PROFILE=1;
-#        VARIANTS="pdl0:SB_CUDA_PDL=0,SB_CUDA_GEMV=waves ..." extra tables of the first build
-#        under environment settings; NCU="REGEX:SKIP:COUNT ..." Nsight
+#        VARIANTS="kg0:SB_CUDA_KGEMV=0 split:SB_CUDA_ATTN=split,SB_CUDA_GRAPHS=0"
+#        extra tables of the first build under those settings
+#        (kernels/cuda/cuda_backend.h); NCU="REGEX:SKIP:COUNT ..." Nsight
 #        Compute reports of those kernel launches of the first build)
 # The first build's tests run first; a failure stops the run.
 set -uo pipefail
@@ -67,8 +68,8 @@ i=0
 for k in ${NCU:-}; do
     IFS=: read -r rx skip count <<< "$k"
     i=$((i + 1))
-    SB_CUDA_GRAPHS=0 timeout 240 "$NCU_BIN" --clock-control none -k "regex:$rx" --launch-skip "$skip" \
-        --launch-count "$count" --section SpeedOfLight --section MemoryWorkloadAnalysis \
+    SB_CUDA_GRAPHS=0 timeout 240 "$NCU_BIN" --clock-control none -k "regex:$rx" \
+        --launch-skip "$skip" --launch-count "$count" --section SpeedOfLight --section MemoryWorkloadAnalysis \
         --section ComputeWorkloadAnalysis --section Occupancy --section WarpStateStats \
         --section SchedulerStats --section LaunchStats \
         "/tmp/sb-$first/engine_steps" "$MODEL" --device cuda --depth 0 --reps 1 \
