@@ -7,8 +7,11 @@
  * For each KV depth D (default 0 and 4096) and each row count n in
  * 1 2 4 8 16 24 32 48 64, runs `reps` steps of n rows at positions
  * D..D+n-1 (rolling the cache back to D after each) and prints the median
- * milliseconds per step, every row's logits computed. Also prints the
- * weight bytes a decode step reads (bench_streamed_bytes).
+ * milliseconds per step, every row's logits computed; each relative to the
+ * 1-row step; the weight bytes a decode step reads (bench_streamed_bytes)
+ * over that time, and on CUDA as a share of the device's copy bandwidth
+ * measured in the same run (whose ratio to the bytes is the memory floor);
+ * and for the 7b shape on an H200, llama.cpp's figures (issue 4) beside.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -90,7 +93,8 @@ static void print_depth(int32_t d, const double *ms, uint64_t bytes, double gbs,
     snprintf(label, sizeof label, "weights GB/s, depth %d", (int)d);
     print_row(label, v, "%.0f");
     if (gbs > 0) {
-        for (int j = 0; j < BENCH_N_BUCKETS; j++) v[j] = 100.0 * (double)bytes / (ms[j] * 1e6) / gbs;
+        for (int j = 0; j < BENCH_N_BUCKETS; j++)
+            v[j] = 100.0 * (double)bytes / (ms[j] * 1e6) / gbs;
         snprintf(label, sizeof label, "%% of copy bandwidth, depth %d", (int)d);
         print_row(label, v, "%.0f%%");
     }
@@ -110,6 +114,29 @@ static bool llama_comparable(const krn_model *d, const char *device_name) {
            strstr(device_name, "H200") != NULL;
 }
 
+/* The session's figures before the table: creation time and GPU memory,
+ * weight bytes a step reads, and (CUDA) the copy bandwidth and the floor
+ * they give, into *gbs (0: unmeasured). */
+static void print_facts(eng_session *s, const eng_model *m, const bench_opts *o, int32_t n_ctx,
+                        double created_s, uint64_t *bytes, double *gbs) {
+    int64_t mine = 0, used = 0;
+    eng_session_device_memory(s, &mine, &used);
+    printf("session: context %d, created in %.2f s (upload, warm-up, graph capture); "
+           "GPU memory taken %.2f GB, in use on the GPU %.2f GB\n", (int)n_ctx,
+           created_s, (double)mine / 1e9, (double)used / 1e9);
+    *bytes = bench_streamed_bytes(eng_model_desc(m));
+    printf("weights read per step: %llu bytes\n", (unsigned long long)*bytes);
+    *gbs = 0;
+    sb_err bw_err = {0};
+    if (o->eng.device == ENG_DEVICE_CUDA &&
+        bench_device_copy_gbs((size_t)1 << 30, 10, gbs, &bw_err) == 0)
+        printf("device copy bandwidth (read + write): %.1f GB/s; memory floor of a step: "
+               "%.3f ms\n", *gbs, (double)*bytes / (*gbs * 1e6));
+    else if (o->eng.device == ENG_DEVICE_CUDA)
+        printf("device copy bandwidth: unavailable (%s)\n", bw_err.msg);
+    printf("device: %s\n", eng_session_device_name(s));
+}
+
 static int run(const bench_opts *o, eng_model *m, sb_err *err) {
     int32_t max_depth = 0;
     for (int i = 0; i < o->n_depths; i++)
@@ -119,24 +146,10 @@ static int run(const bench_opts *o, eng_model *m, sb_err *err) {
     const double t0 = sb_now();
     eng_session *s = eng_session_create(m, &eo, err);
     if (!s) return -1;
-    int64_t mine = 0, used = 0;
-    eng_session_device_memory(s, &mine, &used);
-    printf("session: context %d, created in %.2f s (upload, warm-up, graph capture); "
-           "GPU memory taken %.2f GB, in use on the GPU %.2f GB\n", (int)eo.n_ctx,
-           sb_now() - t0, (double)mine / 1e9, (double)used / 1e9);
-    const uint64_t bytes = bench_streamed_bytes(eng_model_desc(m));
-    printf("weights read per step: %llu bytes\n", (unsigned long long)bytes);
+    uint64_t bytes = 0;
     double gbs = 0;
-    sb_err bw_err = {0};
-    if (o->eng.device == ENG_DEVICE_CUDA &&
-        bench_device_copy_gbs((size_t)1 << 30, 10, &gbs, &bw_err) == 0)
-        printf("device copy bandwidth (read + write): %.1f GB/s; memory floor of a step: "
-               "%.3f ms\n", gbs, (double)bytes / (gbs * 1e6));
-    else if (o->eng.device == ENG_DEVICE_CUDA)
-        printf("device copy bandwidth: unavailable (%s)\n", bw_err.msg);
-    const char *device_name = eng_session_device_name(s);
-    printf("device: %s\n", device_name);
-    const bool comparable = llama_comparable(eng_model_desc(m), device_name);
+    print_facts(s, m, o, eo.n_ctx, sb_now() - t0, &bytes, &gbs);
+    const bool comparable = llama_comparable(eng_model_desc(m), eng_session_device_name(s));
     int rc = 0;
     printf("| rows |");
     for (int j = 0; j < BENCH_N_BUCKETS; j++) printf(" %d |", bench_bucket_rows[j]);

@@ -123,8 +123,8 @@ static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
                 const uint32_t wv[4] = {v[k].x, v[k].y, v[k].z, v[k].w};
 #pragma unroll
                 for (int i = 0; i < 4; i++) {
-                    dst[off[k] + 2 * i] = half_to_float(wv[i] & 0xFFFFu);
-                    dst[off[k] + 2 * i + 1] = half_to_float(wv[i] >> 16);
+                    dst[off[k] + 2 * i] = half_to_float_fast(wv[i] & 0xFFFFu);
+                    dst[off[k] + 2 * i + 1] = half_to_float_fast(wv[i] >> 16);
                 }
             }
         }
@@ -132,7 +132,7 @@ static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
     }
     int s = (int)threadIdx.x / hd, d = (int)threadIdx.x % hd;
     while (s < n) {
-        dst[s * ks + d] = half_to_float(src[(int64_t)((t0 + s) % slots) * src_stride + d]);
+        dst[s * ks + d] = half_to_float_fast(src[(int64_t)((t0 + s) % slots) * src_stride + d]);
         d += (int)blockDim.x;
         while (d >= hd) {
             d -= hd;
@@ -601,7 +601,7 @@ static __device__ __forceinline__ void krn_cuda__rows_stage_k(float *dst, const 
 #pragma unroll
             for (int i = 0; i < 8; i++)
                 row[krn_cuda__rows_at<J>(d0 + i)] =
-                    half_to_float((wv[i / 2] >> (16 * (i & 1))) & 0xFFFFu);
+                    half_to_float_fast((wv[i / 2] >> (16 * (i & 1))) & 0xFFFFu);
         }
     }
 }

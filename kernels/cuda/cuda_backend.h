@@ -57,8 +57,6 @@ typedef struct krn_cuda_act {
 //                              one-block-per-head kernel. Unset (or auto):
 //                              rows for steps of 4+ rows whose grid has a
 //                              block per SM, else split-KV (attention.cu)
-//   SB_CUDA_KGEMV=0            one-row Q4_K and Q5_K GEMV by the gemv kernel
-//                              too, not by kgemv (two lanes a thread)
 //   SB_CUDA_MMA_STAGES=1|2|3   its cp.async pipeline depth (default 3)
 //   SB_CUDA_MMA_WARPS=32       the tensor-core kernel with 32 warps (one
 //                              lane class each) instead of 16 (two each)
@@ -72,7 +70,6 @@ typedef struct krn_cuda_cfg {
     int mma_stages;    // pipeline depth wanted (3; each type runs as deep as
                        // shared memory allows, down to 1); 0: no tensor cores
     int mma_warps32;   // SB_CUDA_MMA_WARPS=32: the 32-warp tensor-core kernel
-    int kgemv;         // 1: one-row Q4_K/Q5_K GEMV by kgemv (0: by gemv)
     int attn;          // 0 auto (rows or split), 1 ref, 2 rows, 3 split
     int graphs;        // 1: CUDA graphs (forward.cu)
 } krn_cuda_cfg;

@@ -17,10 +17,8 @@
 // kernel's float sequence depends on the number of rows, a row's place in
 // the batch, the tile a row or an output falls in, or which kernel ran.
 //
-// Four kernels for quantized weights (the tests compare each against the
+// Three kernels for quantized weights (the tests compare each against the
 // CPU; krn_cuda_cfg picks one, every choice the same bits):
-//   kgemv 1 row of Q4_K or Q5_K: 16 threads per output, each owning two
-//         lanes whose blocks share their bytes (see its section).
 //   gemv  1..7 rows: a warp per output; lane l owns blocks l, l+32, ... The
 //         warp stages the raw bytes of 64 consecutive blocks into shared
 //         memory with coalesced 16-byte cp.async, two such stages ahead,
@@ -223,112 +221,6 @@ krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
                 mm_store(dot, out.bias, out.accumulate, out.y + (int64_t)r * out.ldy + o, o);
         }
     }
-}
-
-// ==== kgemv: the K-quant GEMV of one row, two lanes a thread =====================
-//
-// Q4_K and Q5_K at one row (the plain decoding step), with the gemv
-// kernel's bits: 16 threads per output, two outputs per warp, 8 per block
-// of 4 warps. Thread t (0..15) of an output owns lanes 2t and 2t + 1 —
-// blocks 32k + 2t and 32k + 2t + 1 for k = 0, 1, ...: sub-blocks 2(t % 4)
-// and 2(t % 4) + 1 of super-block 4k + t / 4, whose codes are the low and
-// the high nibbles of the same 32 bytes of qs. So one 32-byte read feeds
-// both blocks, and the super-block's d, dmin and scales are read and
-// widened once per two blocks, not once per block as the gemv kernel's
-// lanes do (ncu on an H200: gemv's integer pipe, not memory, is its limit
-// at one row; kgemv moves the weights 1.3x as fast). Each thread keeps the
-// partials of its two lanes, each the canonical lane's sequence; the
-// fold's levels off = 16, 8, 4, 2 lanes are shuffles over 8, 4, 2, 1
-// threads (thread t < s adds thread t + s's partial of the same lane
-// parity on the right, as partial[l] + partial[l + off]), and off = 1 adds
-// thread 0's two partials: the canonical fold, operand for operand.
-// Weights come straight from global memory (super-blocks are 16-byte
-// aligned), two super-block steps (one for Q5_K, whose qh takes as many
-// registers again) requested before either is used. More rows a pass
-// spill at the 64 registers that keep 32 warps resident, and lose to gemv.
-
-// (at most 64 registers: 32 warps per multiprocessor)
-template <int T>
-__global__ void __launch_bounds__(128, 8)
-krn_cuda_kgemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
-    static_assert(T == KRN_Q4_K || T == KRN_Q5_K, "kgemv takes Q4_K and Q5_K");
-    constexpr int BB = qt<T>::bb, QS = T == KRN_Q4_K ? 16 : 48, U = T == KRN_Q4_K ? 2 : 1;
-    const int lane = threadIdx.x & 31, t = lane & 15, sub0 = 2 * (t & 3);
-    const int64_t tile = ((int64_t)blockIdx.x * 4 + (threadIdx.x >> 5)) * 2 + (lane >> 4);
-    const krn_cuda__mm_out &last = p.out[p.n_out - 1];
-    // A thread past the last output still takes part in the shuffles.
-    const bool live = tile < last.tile0 + last.ne1;
-    const krn_cuda__mm_out &out = p.out[mm_which(p, live ? tile : 0)];
-    const int64_t o = live ? tile - out.tile0 : 0;
-    const uint8_t *row = out.w + (uint64_t)o * out.row_bytes + (t >> 2) * BB;
-    const int nk = (p.nb + 31) / 32;
-    float pa = 0.0f, pb = 0.0f; // lanes 2t, 2t + 1
-    for (int k0 = 0; k0 < nk; k0 += U) {
-        uint4 hd[U], qa[U], qb[U], ha[U], hb[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            const int k = k0 + u;
-            if (!live || 32 * k + 2 * t >= p.nb) break;
-            const uint8_t *sb = row + (int64_t)(4 * k) * BB;
-            hd[u] = *(const uint4 *)sb;
-            qa[u] = *(const uint4 *)(sb + QS + 32 * (t & 3));
-            qb[u] = *(const uint4 *)(sb + QS + 32 * (t & 3) + 16);
-            if constexpr (T == KRN_Q5_K) {
-                ha[u] = *(const uint4 *)(sb + 16);
-                hb[u] = *(const uint4 *)(sb + 32);
-            }
-        }
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            const int j = 32 * (k0 + u) + 2 * t; // blocks j, j + 1
-            if (!live || j >= p.nb) break;
-            int sca, mna, scb, mnb;
-            k_scale_min_words(hd[u].y, hd[u].z, hd[u].w, sub0, &sca, &mna);
-            k_scale_min_words(hd[u].y, hd[u].z, hd[u].w, sub0 + 1, &scb, &mnb);
-            const float d = half_to_float(hd[u].x & 0xFFFFu);
-            const float dmin = half_to_float(hd[u].x >> 16);
-            const float da = fmul(d, i2f_small(sca)), ma = fmul(dmin, i2f_small(mna));
-            const float db = fmul(d, i2f_small(scb)), mb = fmul(dmin, i2f_small(mnb));
-            const uint32_t w[8] = {qa[u].x, qa[u].y, qa[u].z, qa[u].w,
-                                   qb[u].x, qb[u].y, qb[u].z, qb[u].w};
-            uint32_t ca[8], cb[8];
-#pragma unroll
-            for (int i = 0; i < 8; i++) {
-                ca[i] = w[i] & 0x0F0F0F0Fu;
-                cb[i] = (w[i] >> 4) & 0x0F0F0F0Fu;
-            }
-            if constexpr (T == KRN_Q5_K) { // bit sub of qh[l]: element l's fifth
-                const uint32_t h[8] = {ha[u].x, ha[u].y, ha[u].z, ha[u].w,
-                                       hb[u].x, hb[u].y, hb[u].z, hb[u].w};
-#pragma unroll
-                for (int i = 0; i < 8; i++) {
-                    ca[i] |= ((h[i] >> sub0) & 0x01010101u) << 4;
-                    cb[i] |= ((h[i] >> (sub0 + 1)) & 0x01010101u) << 4;
-                }
-            }
-            const int4 *xw = (const int4 *)(p.xq + 32 * j);
-            const int4 x[4] = {xw[0], xw[1], xw[2], xw[3]};
-            const float4 xc = *(const float4 *)(p.xc + j); // {dx, s} of j, j + 1
-            int ia = 0, ib = 0;
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                ia = __dp4a((int)ca[2 * i], i % 2 ? x[i / 2].z : x[i / 2].x, ia);
-                ia = __dp4a((int)ca[2 * i + 1], i % 2 ? x[i / 2].w : x[i / 2].y, ia);
-                ib = __dp4a((int)cb[2 * i], i % 2 ? x[2 + i / 2].z : x[2 + i / 2].x, ib);
-                ib = __dp4a((int)cb[2 * i + 1], i % 2 ? x[2 + i / 2].w : x[2 + i / 2].y, ib);
-            }
-            const float va = fsub(fmul(da, i2f_small(ia)), fmul(ma, xc.y));
-            const float vb = fsub(fmul(db, i2f_small(ib)), fmul(mb, xc.w));
-            pa = fadd(pa, fmul(xc.x, va));
-            pb = fadd(pb, fmul(xc.z, vb));
-        }
-    }
-#pragma unroll
-    for (int s = 8; s >= 1; s >>= 1) {
-        pa = fadd(pa, __shfl_down_sync(0xffffffffu, pa, s, 16));
-        pb = fadd(pb, __shfl_down_sync(0xffffffffu, pb, s, 16));
-    }
-    if (live && t == 0) mm_store(fadd(pa, pb), out.bias, out.accumulate, out.y + o, o);
 }
 
 // ==== mma ======================================================================
@@ -776,17 +668,8 @@ static int krn_cuda__matmul_f(const krn_cuda_mm *mm, cudaStream_t s, sb_err *err
 
 // Launches kernel K<T> (gemv<T, RT>, mma<T, STAGES, LC> or ref<T>) for the
 // type T of the group.
-// The GEMV for T at RT rows a pass: kgemv for one row of Q4_K or Q5_K
-// (unless SB_CUDA_KGEMV=0), else gemv.
 template <int T, int RT>
-static void krn_cuda__launch_gemv(const krn_cuda__mm_params &p, int64_t tiles, int kgemv,
-                                  cudaStream_t s) {
-    if constexpr ((T == KRN_Q4_K || T == KRN_Q5_K) && RT == 1) {
-        if (kgemv) {
-            krn_cuda_kgemv_kernel<T><<<(unsigned)((tiles + 7) / 8), 128, 0, s>>>(p);
-            return;
-        }
-    }
+static void krn_cuda__launch_gemv(const krn_cuda__mm_params &p, int64_t tiles, cudaStream_t s) {
     const unsigned grid = (unsigned)((tiles + KRN_CUDA__GV_WARPS - 1) / KRN_CUDA__GV_WARPS);
     krn_cuda_gemv_kernel<T, RT><<<grid, 32 * KRN_CUDA__GV_WARPS, 0, s>>>(p);
 }
@@ -803,17 +686,17 @@ template <int T> static int krn_cuda__mma_stages(int stages) {
 }
 
 template <int T>
-static void krn_cuda__launch_q(int kind, int stages, int warps32, int kgemv,
+static void krn_cuda__launch_q(int kind, int stages, int warps32,
                                const krn_cuda__mm_params &p, int64_t tiles, cudaStream_t s) {
     if (kind == 2) {
         const unsigned grid = (unsigned)((tiles + KRN_CUDA__GV_WARPS - 1) / KRN_CUDA__GV_WARPS);
         krn_cuda_mm_ref_kernel<T><<<grid, 32 * KRN_CUDA__GV_WARPS, 0, s>>>(p);
     } else if (kind == 1) {
         const int n = p.n_rows;
-        if (n == 1) krn_cuda__launch_gemv<T, 1>(p, tiles, kgemv, s);
-        else if (n == 2) krn_cuda__launch_gemv<T, 2>(p, tiles, kgemv, s);
-        else if (n <= 4) krn_cuda__launch_gemv<T, 4>(p, tiles, kgemv, s);
-        else krn_cuda__launch_gemv<T, KRN_CUDA__GV_TILE>(p, tiles, kgemv, s);
+        if (n == 1) krn_cuda__launch_gemv<T, 1>(p, tiles, s);
+        else if (n == 2) krn_cuda__launch_gemv<T, 2>(p, tiles, s);
+        else if (n <= 4) krn_cuda__launch_gemv<T, 4>(p, tiles, s);
+        else krn_cuda__launch_gemv<T, KRN_CUDA__GV_TILE>(p, tiles, s);
     } else {
         const unsigned grid = (unsigned)(tiles * p.n_rt);
         const int st = krn_cuda__mma_stages<T>(stages);
@@ -829,7 +712,7 @@ static void krn_cuda__launch_q(int kind, int stages, int warps32, int kgemv,
 
 // mm[0..n-1]: one quantized type and input width. kind: 0 mma, 1 gemv, 2 ref.
 static int krn_cuda__matmul_q(const krn_cuda_mm *mm, int n, int kind, int stages,
-                              int warps32, int kgemv, cudaStream_t s, sb_err *err) {
+                              int warps32, cudaStream_t s, sb_err *err) {
     krn_cuda__mm_params p;
     memset(&p, 0, sizeof p);
     const int64_t per_tile = kind == 0 ? KRN_CUDA__MMA_O : 1;
@@ -855,14 +738,14 @@ static int krn_cuda__matmul_q(const krn_cuda_mm *mm, int n, int kind, int stages
     p.n_rows = mm[0].n_rows;
     p.n_rt = (p.n_rows + KRN_CUDA__MMA_R - 1) / KRN_CUDA__MMA_R;
     switch (mm[0].w->type) {
-    case KRN_Q4_0: krn_cuda__launch_q<KRN_Q4_0>(kind, stages, warps32, kgemv, p, tiles, s); break;
-    case KRN_Q4_1: krn_cuda__launch_q<KRN_Q4_1>(kind, stages, warps32, kgemv, p, tiles, s); break;
-    case KRN_Q5_0: krn_cuda__launch_q<KRN_Q5_0>(kind, stages, warps32, kgemv, p, tiles, s); break;
-    case KRN_Q5_1: krn_cuda__launch_q<KRN_Q5_1>(kind, stages, warps32, kgemv, p, tiles, s); break;
-    case KRN_Q8_0: krn_cuda__launch_q<KRN_Q8_0>(kind, stages, warps32, kgemv, p, tiles, s); break;
-    case KRN_Q4_K: krn_cuda__launch_q<KRN_Q4_K>(kind, stages, warps32, kgemv, p, tiles, s); break;
-    case KRN_Q5_K: krn_cuda__launch_q<KRN_Q5_K>(kind, stages, warps32, kgemv, p, tiles, s); break;
-    case KRN_Q6_K: krn_cuda__launch_q<KRN_Q6_K>(kind, stages, warps32, kgemv, p, tiles, s); break;
+    case KRN_Q4_0: krn_cuda__launch_q<KRN_Q4_0>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q4_1: krn_cuda__launch_q<KRN_Q4_1>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q5_0: krn_cuda__launch_q<KRN_Q5_0>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q5_1: krn_cuda__launch_q<KRN_Q5_1>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q8_0: krn_cuda__launch_q<KRN_Q8_0>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q4_K: krn_cuda__launch_q<KRN_Q4_K>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q5_K: krn_cuda__launch_q<KRN_Q5_K>(kind, stages, warps32, p, tiles, s); break;
+    case KRN_Q6_K: krn_cuda__launch_q<KRN_Q6_K>(kind, stages, warps32, p, tiles, s); break;
     default:
         return sb_err_set(err, __func__, "weight type %s (%d) has no CUDA matmul",
                           krn_type_name((uint32_t)mm[0].w->type), (int)mm[0].w->type);
@@ -891,8 +774,7 @@ int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
         int kind = cfg->mm == 2 ? 2 : 1;
         if (cfg->mm == 0 && cfg->mma_stages > 0 && mm[i].n_rows >= cfg->mma_min_rows)
             kind = 0;
-        if (krn_cuda__matmul_q(&mm[i], k - i, kind, cfg->mma_stages, cfg->mma_warps32,
-                               cfg->kgemv, s, err))
+        if (krn_cuda__matmul_q(&mm[i], k - i, kind, cfg->mma_stages, cfg->mma_warps32, s, err))
             return -1;
         i = k;
     }
@@ -934,8 +816,6 @@ int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, int device, sb_err *err) {
     cfg->mm = e && !strcmp(e, "gemv") ? 1 : e && !strcmp(e, "ref") ? 2 : 0;
     e = getenv("SB_CUDA_MMA_MIN_ROWS");
     cfg->mma_min_rows = e && atoi(e) >= 1 ? atoi(e) : 8;
-    e = getenv("SB_CUDA_KGEMV");
-    cfg->kgemv = !(e && !strcmp(e, "0"));
     e = getenv("SB_CUDA_MMA_WARPS");
     cfg->mma_warps32 = e && !strcmp(e, "32");
     int major = 0, optin = 0;

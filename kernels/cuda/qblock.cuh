@@ -55,7 +55,7 @@ static __device__ __forceinline__ uint32_t rdw(const uint8_t *p) {
 
 // The half-precision value at p (p even), exactly (common.cuh).
 static __device__ __forceinline__ float half_at2(const uint8_t *p) {
-    return half_to_float(*(const uint16_t *)p);
+    return half_to_float_fast(*(const uint16_t *)p);
 }
 
 // Per-byte (x - k) mod 256 for bytes x, k in 0..127: setting bit 7 first
@@ -229,8 +229,8 @@ static __device__ __forceinline__ void block_coef(const uint8_t *p, int sub, flo
         const uint4 hd = *(const uint4 *)p;
         int sc, mn;
         k_scale_min_words(hd.y, hd.z, hd.w, sub, &sc, &mn);
-        *d = fmul(half_to_float(hd.x & 0xFFFFu), i2f_small(sc)); // sc, mn < 64
-        *m = fmul(half_to_float(hd.x >> 16), i2f_small(mn));
+        *d = fmul(half_to_float_fast(hd.x & 0xFFFFu), i2f_small(sc)); // sc, mn < 64
+        *m = fmul(half_to_float_fast(hd.x >> 16), i2f_small(mn));
     } else { // KRN_Q6_K
         *d = half_at2(p + 208);
         *mul_lo = (int)(int8_t)p[192 + 2 * sub];

@@ -282,13 +282,12 @@ static void test_buckets_wide_q4_k_m(void **state) {
 }
 
 /* The buckets again with each quantized matmul kernel forced (kernels/cuda/
- * cuda_backend.h): the GEMV for every row count, the gemv kernel for single
- * rows of Q4_K and Q5_K too (not kgemv), and the first reference kernel;
- * each the CPU's bits. */
+ * cuda_backend.h): the GEMV for every row count, and the first reference
+ * kernel; each the CPU's bits. */
 static void test_buckets_matmul_kernels(void **state) {
     (void)state;
     static const char *const env[][2] = {
-        {"SB_CUDA_MM", "gemv"}, {"SB_CUDA_KGEMV", "0"}, {"SB_CUDA_MM", "ref"}};
+        {"SB_CUDA_MM", "gemv"}, {"SB_CUDA_MM", "ref"}};
     tm_types ty = tm_uniform_types(KRN_Q4_K, false);
     ty.v = ty.down = ty.out = KRN_Q6_K;
     for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
