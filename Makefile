@@ -141,8 +141,29 @@ $(GPU_TEST_BIN): tests/gpu/test_cuda_backend.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a 
 	    -Wl,--as-needed -Wl,-rpath,'$$ORIGIN/../../lib' -L$(BUILD)/lib \
 	    -l:libcmocka.so.0 $(PORTABLE_LDLIBS)
 
+# The CUDA matmul against a float64 sum and cuBLAS (tests/gpu/test_cuda_oracle.cu),
+# linked to the toolkit's libcublas (the GPU machine has it; rpath to it).
+GPU_ORACLE_BIN := $(BUILD)/tests/gpu/test_cuda_oracle
+$(BUILD)/obj/tests/gpu/test_cuda_oracle.o: tests/gpu/test_cuda_oracle.cu \
+    $(wildcard kernels/cuda/*.cuh kernels/cuda/*.h) tests/support/mem_model.h
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+$(GPU_ORACLE_BIN): $(BUILD)/obj/tests/gpu/test_cuda_oracle.o $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
+    $(BUILD)/lib/libcmocka.so.0
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
+	    -Wl,--as-needed -Wl,-rpath,'$$ORIGIN/../../lib' -Wl,-rpath,$(CUDA_HOME)/lib64 \
+	    -L$(BUILD)/lib -l:libcmocka.so.0 -L$(CUDA_HOME)/lib64 -lcublas $(PORTABLE_LDLIBS)
+
+ifeq ($(NVCC),)
 test-gpu: $(GPU_TEST_BIN)
 	$(GPU_TEST_BIN)
+else
+test-gpu: $(GPU_TEST_BIN) $(GPU_ORACLE_BIN)
+	$(GPU_TEST_BIN)
+	$(GPU_ORACLE_BIN)
+endif
 
 asan:
 	$(MAKE) BUILD=build-asan NVCC= OPTFLAGS="-O1 -g" \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packs the GPU machine's binaries of build folder BUILD (sb, engine_steps,
-# and tests/gpu/test_cuda_backend with lib/libcmocka.so.0 where built),
+# and tests/gpu/test_cuda_backend and test_cuda_oracle with
+# lib/libcmocka.so.0 where built),
 # stripped, into ARCHIVE (.tar.xz) for bench/gpu_session.sh: the three
 # binaries are ~50 MB as built, too large to carry to the device as they are.
 # usage: bench/gpu_pack.sh BUILD ARCHIVE
@@ -11,10 +12,11 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/tests/gpu" "$stage/lib"
 strip -o "$stage/sb" "$build/sb"
 strip -o "$stage/engine_steps" "$build/engine_steps"
-if [ -x "$build/tests/gpu/test_cuda_backend" ]; then
-    strip -o "$stage/tests/gpu/test_cuda_backend" "$build/tests/gpu/test_cuda_backend"
+for t in test_cuda_backend test_cuda_oracle; do
+    [ -x "$build/tests/gpu/$t" ] || continue
+    strip -o "$stage/tests/gpu/$t" "$build/tests/gpu/$t"
     cp "$build/lib/libcmocka.so.0" "$stage/lib/"
-fi
+done
 mkdir -p "$(dirname "$archive")"
 tar -cJf "$archive" -C "$stage" .
 ls -la "$archive"

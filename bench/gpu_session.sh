@@ -3,8 +3,8 @@
 # tests, then the step-cost table of each build given, on one synthetic
 # 7b-shape Q4_K_M model. Binaries come prebuilt (README: "A GPU machine
 # without the build's -dev packages"), packed by bench/gpu_pack.sh as
-# DIR.tar.xz archives of sb, engine_steps and (optionally)
-# tests/gpu/test_cuda_backend with lib/libcmocka.so.0.
+# DIR.tar.xz archives of sb, engine_steps and (optionally) the GPU tests
+# with lib/libcmocka.so.0.
 #
 # usage: bench/gpu_session.sh NAME=ARCHIVE... (env: OUT, the log folder;
 #        STEPS="--depth 0 --depth 4096 --reps 20" engine_steps' options;
@@ -29,13 +29,18 @@ for spec in "$@"; do
     [ -n "$first" ] || first=$name
 done
 
-if [ -x "/tmp/sb-$first/tests/gpu/test_cuda_backend" ]; then
-    echo "== test_cuda_backend ($first)"
-    "/tmp/sb-$first/tests/gpu/test_cuda_backend" > "$OUT/test-gpu.txt" 2>&1
+# test_cuda_oracle links the toolkit's libcublas: found through its rpath
+# (/usr/local/cuda/lib64) or wherever the machine keeps it.
+cublas_dir=$(dirname "$(find / -name 'libcublas.so.13*' -not -path '/proc/*' 2>/dev/null | head -1)")
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$cublas_dir"
+for t in test_cuda_backend test_cuda_oracle; do
+    [ -x "/tmp/sb-$first/tests/gpu/$t" ] || continue
+    echo "== $t ($first)"
+    "/tmp/sb-$first/tests/gpu/$t" >> "$OUT/test-gpu.txt" 2>&1
     rc=$?
     tail -25 "$OUT/test-gpu.txt"
-    [ $rc -eq 0 ] || { echo "test_cuda_backend FAILED (rc $rc)"; exit 1; }
-fi
+    [ $rc -eq 0 ] || { echo "$t FAILED (rc $rc)"; exit 1; }
+done
 
 [ -f "$MODEL" ] || "/tmp/sb-$first/sb" mkmodel --shape 7b --quant q4_k_m --seed 1 \
     --threads "$(nproc)" -o "$MODEL" >> "$OUT/errors.log" 2>&1 || { cat "$OUT/errors.log"; exit 1; }
