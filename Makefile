@@ -84,7 +84,7 @@ $(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
 	    -lcmocka $(LDLIBS)
 
-tests: $(TEST_BIN) $(BUILD)/sb $(BUILD)/sb-lsp
+tests: $(TEST_BIN) $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/lsp_demo
 
 # ---- tokenizer reference (tests/tokenizer) ----
 # node and the two pinned npm packages produce $(BUILD)/tokref/ref.bin (the
@@ -219,9 +219,14 @@ bench-tokenize: $(BUILD)/tokenize_speed $(TOKREF)/tiny-vocab.gguf
 
 # The main job with the demo model (models/sonicboom-demo.gguf, trained by
 # tools/train/), on the CPU: an edit of models/demo/ring.c, its diff, the
-# speed with speculation off and on, and that both outputs are identical.
-demo: $(BUILD)/sb
+# speed with speculation off and on, and that both outputs are identical;
+# then the same edit through the language server, as an editor asks for it.
+demo: $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/lsp_demo
 	BUILD=$(BUILD) models/demo/run.sh
+
+# make demo's editor: drives sb-lsp --stdio over pipes (models/demo/lsp_demo.c).
+$(BUILD)/lsp_demo: models/demo/lsp_demo.c $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
 # ---- fuzzing sb-lsp (needs clang; not part of test or check) ----
 # libFuzzer over the framing and dispatch (tests/lsp/fuzz_lsp.c), for

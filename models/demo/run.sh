@@ -2,7 +2,9 @@
 # make demo: the main job on the demo model, on the CPU, no arguments.
 # Edits models/demo/ring.c as models/demo/instruction.txt asks, once with
 # speculation off and once on; shows the diff, both speeds, and that the
-# two outputs (and their token hashes) are identical.
+# two outputs (and their token hashes) are identical; then once more through
+# the language server (models/demo/lsp_demo.c plays the editor), which must
+# give the same document and hash.
 set -eu
 BUILD=${BUILD:-build}
 SB="$BUILD/sb"
@@ -30,5 +32,18 @@ if cmp -s "$TMP/out.off" "$TMP/out.on" &&
     echo "outputs identical with speculation off and on (sha256 $(hash_of "$TMP/log.on"))"
 else
     echo "demo: the outputs with speculation off and on differ" >&2
+    exit 1
+fi
+
+# The same edit as an editor asks for it: sb-lsp --stdio, the whole
+# document, the answer applied from workspace/applyEdit's hunks.
+echo "--- through the language server (sb-lsp --stdio) ---"
+"$BUILD/lsp_demo" "$BUILD/sb-lsp" "$FILE" "$INSTRUCTION" "$TMP/out.lsp" > "$TMP/log.lsp"
+cat "$TMP/log.lsp"
+if cmp -s "$TMP/out.on" "$TMP/out.lsp" &&
+   [ "$(hash_of "$TMP/log.lsp")" = "$(hash_of "$TMP/log.on")" ]; then
+    echo "the editor's document after the edit = sb edit's output (same sha256)"
+else
+    echo "demo: sb-lsp's edit differs from sb edit's" >&2
     exit 1
 fi
