@@ -1078,6 +1078,21 @@ struct krn_cuda__chunker {
     size_t smem;
 };
 
+// The fields the split-KV and rows kernels' parameters share, from a.
+template <class P> static void krn_cuda__shared_params(P *p, const krn_cuda_attn *a) {
+    p->q = a->q;
+    p->k = a->k_cache;
+    p->v = a->v_cache;
+    p->pos = a->pos;
+    p->out = a->out;
+    p->part = a->part;
+    p->n_head = a->n_head;
+    p->n_head_kv = a->n_head_kv;
+    p->window = a->window;
+    p->kv_slots = a->kv_slots;
+    p->cbase = a->span.c_lo;
+}
+
 // The split-KV kernel's plan. Heads per block: all of a KV head's group when
 // that already makes enough blocks; fewer (more blocks) for a few short
 // rows. Never more than the shared memory allows.
@@ -1094,21 +1109,11 @@ static int krn_cuda__plan_split(const krn_cuda_attn *a, krn_cuda__chunker *k, sb
                           "memory; the GPU allows %d", (int)hd, smem, krn_cuda__attn_optin);
     const int32_t hsplit = (group + hpc - 1) / hpc;
     krn_cuda__chunk_p *cp = &k->cp;
-    cp->q = a->q;
-    cp->k = a->k_cache;
-    cp->v = a->v_cache;
-    cp->pos = a->pos;
-    cp->out = a->out;
-    cp->part = a->part;
-    cp->n_head = a->n_head;
-    cp->n_head_kv = a->n_head_kv;
+    krn_cuda__shared_params(cp, a);
     cp->hd = hd;
     cp->group = group;
     cp->hpc = hpc;
     cp->hsplit = hsplit;
-    cp->window = a->window;
-    cp->kv_slots = a->kv_slots;
-    cp->cbase = a->span.c_lo;
     k->tile = 0;
     k->gy = (unsigned)(a->n_head_kv * hsplit);
     k->gz = (unsigned)a->n_rows;
@@ -1130,20 +1135,10 @@ static bool krn_cuda__plan_rows(const krn_cuda_attn *a, int32_t gx, krn_cuda__ch
     if (a->mode == 0 && (a->n_rows < KRN_CUDA__ROWS_MIN_ROWS || blocks < krn_cuda__attn_sms))
         return false;
     krn_cuda__rows_p *rp = &k->rp;
-    rp->q = a->q;
-    rp->k = a->k_cache;
-    rp->v = a->v_cache;
-    rp->pos = a->pos;
-    rp->out = a->out;
-    rp->part = a->part;
-    rp->n_head = a->n_head;
-    rp->n_head_kv = a->n_head_kv;
+    krn_cuda__shared_params(rp, a);
     rp->group = group;
     rp->tile = tile;
     rp->n_rows = a->n_rows;
-    rp->window = a->window;
-    rp->kv_slots = a->kv_slots;
-    rp->cbase = a->span.c_lo;
     k->tile = tile;
     k->gy = (unsigned)a->n_head_kv;
     k->gz = (unsigned)((a->n_rows + tile - 1) / tile);
@@ -1158,13 +1153,16 @@ static int krn_cuda__chunks(krn_cuda__chunker *k, int32_t c0, int32_t nb, int32_
                             int final_, int quant, const krn_cuda_act *xq, cudaStream_t s,
                             sb_err *err) {
     const dim3 grid((unsigned)nb, k->gy, k->gz);
+    auto batch = [&](auto *p) { // this launch's part of either kernel's parameters
+        p->c0 = c0;
+        p->nbatch = nbatch;
+        p->final_ = final_;
+        p->quant = quant;
+        if (quant) p->xq = *xq;
+    };
     if (k->tile > 0) {
         krn_cuda__rows_p *rp = &k->rp;
-        rp->c0 = c0;
-        rp->nbatch = nbatch;
-        rp->final_ = final_;
-        rp->quant = quant;
-        if (quant) rp->xq = *xq;
+        batch(rp);
         if (k->hd == 128)
             krn_cuda_attn_rows_kernel<4><<<grid, k->threads, k->smem, s>>>(*rp);
         else
@@ -1172,11 +1170,7 @@ static int krn_cuda__chunks(krn_cuda__chunker *k, int32_t c0, int32_t nb, int32_
         return KRN_CUDA_LAUNCHED("krn_cuda_attn_rows_kernel", err);
     }
     krn_cuda__chunk_p *cp = &k->cp;
-    cp->c0 = c0;
-    cp->nbatch = nbatch;
-    cp->final_ = final_;
-    cp->quant = quant;
-    if (quant) cp->xq = *xq;
+    batch(cp);
     krn_cuda_attn_chunk_kernel<<<grid, k->threads, k->smem, s>>>(*cp);
     return KRN_CUDA_LAUNCHED("krn_cuda_attn_chunk_kernel", err);
 }
