@@ -30,7 +30,6 @@ typedef struct editor {
     pid_t pid;
     lsp_writer *to;
     lsp_reader *from;
-    int to_fd, from_fd;
     int64_t next_id;
     char *text;   /* the document as this editor holds it */
     int64_t len;
@@ -57,9 +56,9 @@ static void start_server(editor *e, const char *path) {
         _exit(127);
     }
     close(in[0]), close(out[1]);
-    e->to_fd = in[1], e->from_fd = out[0];
-    e->to = lsp_writer_create(e->to_fd);
-    e->from = lsp_reader_from_fd(e->from_fd, 0);
+    /* our ends of its stdin and stdout, open until this process exits */
+    e->to = lsp_writer_create(in[1]);
+    e->from = lsp_reader_from_fd(out[0], 0);
     if (!e->to || !e->from) die("out of memory");
     e->next_id = 1;
 }

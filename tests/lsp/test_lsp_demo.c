@@ -12,22 +12,13 @@
 #include <cmocka.h>
 #include <stdio.h>
 
+#include "../support/run_sb.h"
 #include "chain_model.h"
 
 static const char *const ORIGINAL = "one\ntwo\nthree\nfour\n";
 static const char *const REPLY = "one\nTWO\nthree\nfour\nfive\n";
 
 static char g_dir[64];
-
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    static char buf[4096];
-    const size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return buf;
-}
 
 /* Runs lsp_demo on `file` with the chain model; its exit status, stdout in out. */
 static int run_demo(const char *file, const char *result, char *out, size_t cap) {
@@ -54,15 +45,12 @@ static void test_demo_edit_through_lsp(void **state) {
     snprintf(result, sizeof result, "%s/edited.txt", g_dir);
     sb_err err = {0};
     if (chain_model_write(model, REPLY, &err)) fail_msg("%s", err.msg);
-    FILE *f = fopen(file, "wb");
-    assert_non_null(f);
-    fputs(ORIGINAL, f);
-    fclose(f);
+    test_write_file(file, ORIGINAL, strlen(ORIGINAL));
 
     assert_int_equal(run_demo(file, result, out, sizeof out), 0);
-    const char *edited = slurp(result);
-    assert_non_null(edited);
+    char *edited = test_read_file(result, NULL);
     assert_string_equal(edited, REPLY);
+    free(edited);
     assert_non_null(strstr(out, "2 hunk(s)")); /* TWO, and five appended */
     assert_non_null(strstr(out, "sha256="));
 
@@ -70,7 +58,7 @@ static void test_demo_edit_through_lsp(void **state) {
     snprintf(missing, sizeof missing, "%s/absent.txt", g_dir);
     remove(result);
     assert_int_equal(run_demo(missing, result, out, sizeof out), 1);
-    assert_null(slurp(result));
+    assert_int_not_equal(access(result, F_OK), 0); /* nothing written */
 
     char cmd[160];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
