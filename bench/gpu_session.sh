@@ -12,7 +12,9 @@
 #        VARIANTS="kg0:SB_CUDA_KGEMV=0 split:SB_CUDA_ATTN=split,SB_CUDA_GRAPHS=0"
 #        extra tables of the first build under those settings
 #        (kernels/cuda/cuda_backend.h); NCU="REGEX:SKIP:COUNT ..." Nsight
-#        Compute reports of those kernel launches of the first build)
+#        Compute reports of those kernel launches of the first build, with
+#        NCU_SECTIONS="SpeedOfLight ..." in place of the default sections
+#        and NCU_ENV="SB_CUDA_MMA_MIN_ROWS=32 ..." in its environment)
 # The first build's tests run first; a failure stops the run.
 set -uo pipefail
 OUT=${OUT:-/tmp/sb-gpu-out}
@@ -69,14 +71,14 @@ fi
 # off: launches counted from the first step of engine_steps) of the
 # first build (clocks left as they are), one report file each.
 NCU_BIN=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+NCU_SECTIONS=${NCU_SECTIONS:-SpeedOfLight MemoryWorkloadAnalysis ComputeWorkloadAnalysis Occupancy WarpStateStats SchedulerStats LaunchStats}
+NCU_SECTIONS=$(for s in $NCU_SECTIONS; do printf -- '--section %s ' "$s"; done)
 i=0
 for k in ${NCU:-}; do
     IFS=: read -r rx skip count <<< "$k"
     i=$((i + 1))
-    SB_CUDA_GRAPHS=0 timeout 240 "$NCU_BIN" --clock-control none -k "regex:$rx" \
-        --launch-skip "$skip" --launch-count "$count" --section SpeedOfLight --section MemoryWorkloadAnalysis \
-        --section ComputeWorkloadAnalysis --section Occupancy --section WarpStateStats \
-        --section SchedulerStats --section LaunchStats \
+    env SB_CUDA_GRAPHS=0 ${NCU_ENV:-} timeout 240 "$NCU_BIN" --clock-control none -k "regex:$rx" \
+        --launch-skip "$skip" --launch-count "$count" $NCU_SECTIONS \
         "/tmp/sb-$first/engine_steps" "$MODEL" --device cuda --depth 0 --reps 1 \
         > "$OUT/ncu-$i.txt" 2>&1 || echo "ncu $k: rc $?"
 done
