@@ -722,6 +722,7 @@ static __device__ void krn_cuda__rows_softmax(float *pb, float *st,
     float m = 0.0f;
     if (my.x <= my.y) {
         m = pi[my.x];
+#pragma unroll 8 // the loads of 8 slots in flight at once; the scan as written
         for (int s = my.x + 1; s <= my.y; s++)
             if (pi[s] > m) m = pi[s];
     }
@@ -738,6 +739,7 @@ static __device__ void krn_cuda__rows_softmax(float *pb, float *st,
     __syncwarp();
     if (my.x <= my.y) {
         float l = 0.0f;
+#pragma unroll 8
         for (int s = my.x; s <= my.y; s++) l = fadd(l, pi[s]);
         st[2 * lane] = m;
         st[2 * lane + 1] = l;

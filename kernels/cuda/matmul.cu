@@ -326,8 +326,10 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
 
     // cp.async copies of chunk c into stage s (the caller commits). Warp w
     // copies output rows LC w .. LC w + LC - 1's windows and activation rows
-    // LC w .. LC w + LC - 1.
-    const uint64_t row_len = (uint64_t)nblk * BB; // bytes of a weight row
+    // LC w .. LC w + LC - 1. Offsets are 32-bit (krn_cuda__mm_check bounds
+    // them) and loop counts computed once: a copy costs few instructions.
+    const uint32_t row_len = (uint32_t)(nblk * BB); // bytes of a weight row
+    const uint32_t qs = (uint32_t)p.q_stride, cs = (uint32_t)p.c_stride;
     auto issue = [&](int c, int s) {
         uint8_t *raw = raw_of(s), *xq = xq_of(s);
         float2 *xc = xc_of(s);
@@ -336,21 +338,23 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
         for (int rr = 0; rr < LC; rr++) {
             const int ol = LC * warp + rr;
             if (o0 + ol < out.ne1) {
-                const uintptr_t rb = row_at(ol, 0);
-                const uintptr_t a0 = rb + (uint64_t)c * (GPB * BB);
-                const uintptr_t a1 = a0 + GPB * BB < rb + row_len ? a0 + GPB * BB : rb + row_len;
-                const uintptr_t w0 = a0 & ~(uintptr_t)15;
-                for (uintptr_t ch = lane; w0 + 16 * ch < a1; ch += 32)
-                    cp_async16(raw + ol * RAWS + 16 * ch, (const void *)(w0 + 16 * ch));
+                const uint32_t off0 = (uint32_t)c * (GPB * BB);
+                const uint32_t off1 = off0 + GPB * BB < row_len ? off0 + GPB * BB : row_len;
+                const uint8_t *a0 = (const uint8_t *)row_at(ol, c);
+                const uint32_t mis = (uint32_t)((uintptr_t)a0 & 15);
+                const uint8_t *w0 = a0 - mis;
+                const int n16 = (int)((off1 - off0 + mis + 15) >> 4); // the window's copies
+                uint8_t *dst = raw + ol * RAWS;
+                for (int ch = lane; ch < n16; ch += 32) cp_async16(dst + 16 * ch, w0 + 16 * ch);
             }
             const int rl = LC * warp + rr;
             if (rl < rows_here) {
-                const int8_t *src = p.xq + (int64_t)(r0 + rl) * p.q_stride + 1024LL * c;
+                const uint32_t xr = (uint32_t)(r0 + rl);
+                const int8_t *src = p.xq + (xr * qs + 1024u * (uint32_t)c);
                 for (int ch = lane; ch < 2 * nbc; ch += 32)
                     cp_async16(xq + rl * XQS + 16 * ch, src + 16 * ch);
                 if (lane < nbc)
-                    cp_async8(xc + lane * 32 + rl,
-                              p.xc + (int64_t)(r0 + rl) * p.c_stride + 32LL * c + lane);
+                    cp_async8(xc + lane * 32 + rl, p.xc + (xr * cs + 32u * (uint32_t)c + lane));
             }
         }
     };
@@ -639,6 +643,10 @@ static int krn_cuda__mm_check(const krn_cuda_mm *mm, sb_err *err) {
         !mm->y || !w->data)
         return sb_err_set(err, "krn_cuda_matmul", "a %s input, the output or "
                           "the weights are NULL", quantized ? "quantized" : "float");
+    if (quantized && (int64_t)mm->n_rows * mm->xq->q_stride > INT32_MAX)
+        return sb_err_set(err, "krn_cuda_matmul", "%d rows of %lld quantized "
+                          "inputs exceed the kernels' 32-bit offsets", mm->n_rows,
+                          (long long)mm->xq->q_stride);
     if (mm->bias && mm->accumulate)
         return sb_err_set(err, "krn_cuda_matmul", "bias and accumulate are "
                           "both set; expected at most one");

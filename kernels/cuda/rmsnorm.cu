@@ -9,47 +9,69 @@ enum {
     KRN_CUDA__RMS_STAGE_MAX = 11 * 1024, // floats of x staged in shared memory
 };
 
-// Grid (n_rows), 32 warps per row. Reduction order: lane l of warp 0 adds
-// x_i * x_i for i = l, l+32, ... in order from 0.0f, then warp_fold (the
-// canonical lane sum). Then mean = ss / (float)n, scale = 1 / sqrt(mean +
-// eps), and y_i = (x_i * scale) * w_i. The block first copies the row into
-// shared memory (when it fits: STAGED), so warp 0's sequential sum reads
-// it at shared-memory latency; every warp then normalises and quantizes
-// blocks w, w + 32, ... (elements 32b..32b+31, lane l holding element
-// 32b + l), which are independent.
+// Grid (n_rows, ceil(blocks / 32)), 32 warps: block (r, g) normalises and
+// quantizes the 32-element blocks 32g .. 32g + 31 of row r, warp w block
+// 32g + w (lane l holding its element l). Reduction order: lane l of warp
+// 0 adds x_i * x_i for i = l, l+32, ... in order from 0.0f, then
+// warp_fold (the canonical lane sum); mean = ss / (float)n, scale = 1 /
+// sqrt(mean + eps), and y_i = (x_i * scale) * w_i. Every block of a row
+// runs that same sequence over the whole row, so all get the same scale —
+// a few hundred adds repeated instead of one block quantizing the row
+// alone. When the row fits (STAGED), every thread first loads its elements
+// of x — all in flight together — into shared memory, so warp 0's chain
+// reads at shared-memory latency; each thread's w_i is loaded before that.
 template <bool STAGED>
 __global__ void __launch_bounds__(32 * KRN_CUDA__RMS_WARPS)
 krn_cuda_rmsnorm_quant_kernel(const float *x, const float *w, float eps, int64_t n,
                               float *y, krn_cuda_act xq) {
+    constexpr int PER_THREAD = KRN_CUDA__RMS_STAGE_MAX / (32 * KRN_CUDA__RMS_WARPS) + 1;
     __shared__ float xs[STAGED ? KRN_CUDA__RMS_STAGE_MAX : 1];
     __shared__ float scale_s;
     const int r = blockIdx.x, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int64_t b = (int64_t)blockIdx.y * KRN_CUDA__RMS_WARPS + warp; // warp-uniform
+    const int64_t i = b * KRN_QBLOCK + lane;
+    const bool mine = b < n / KRN_QBLOCK;
+    const float wi = mine ? w[i] : 0.0f;
     const float *xr = x + (int64_t)r * n;
     const float *src = xr;
     if (STAGED) {
-        for (int64_t i = threadIdx.x; i < n; i += blockDim.x) xs[i] = xr[i];
+        float xv[PER_THREAD];
+#pragma unroll
+        for (int k = 0; k < PER_THREAD; k++) {
+            const int64_t e = threadIdx.x + (int64_t)k * blockDim.x;
+            if (e < n) xv[k] = xr[e];
+        }
+#pragma unroll
+        for (int k = 0; k < PER_THREAD; k++) {
+            const int64_t e = threadIdx.x + (int64_t)k * blockDim.x;
+            if (e < n) xs[e] = xv[k];
+        }
         __syncthreads();
         src = xs;
     }
     if (warp == 0) {
+        // lane l's chain, 8 loads at a time ahead of their adds
+        constexpr int AHEAD = 8;
         float part = 0.0f;
-        for (int64_t i = lane; i < n; i += 32) part = fadd(part, fmul(src[i], src[i]));
+        for (int64_t e0 = lane; e0 < n; e0 += 32 * AHEAD) {
+            float v[AHEAD];
+#pragma unroll
+            for (int k = 0; k < AHEAD; k++) v[k] = e0 + 32 * k < n ? src[e0 + 32 * k] : 0.0f;
+#pragma unroll
+            for (int k = 0; k < AHEAD; k++)
+                if (e0 + 32 * k < n) part = fadd(part, fmul(v[k], v[k]));
+        }
         const float ss = warp_fold(part);
         const float mean = fdiv(ss, __ll2float_rn(n));
         const float scale = fdiv(1.0f, __fsqrt_rn(fadd(mean, eps)));
         if (lane == 0) scale_s = scale;
     }
     __syncthreads();
-    const float scale = scale_s;
-    float *yr = y + (int64_t)r * n;
-    int8_t *qr = xq.q + (int64_t)r * xq.q_stride;
-    float2 *cr = xq.c + (int64_t)r * xq.c_stride;
-    for (int64_t b = warp; b < n / KRN_QBLOCK; b += KRN_CUDA__RMS_WARPS) {
-        const int64_t i = b * KRN_QBLOCK + lane;
-        const float v = fmul(fmul(src[i], scale), w[i]);
-        yr[i] = v;
-        quantize_act_lane(v, qr + b * KRN_QBLOCK, cr + b, lane);
-    }
+    if (!mine) return; // warp-uniform, after the block's last barrier
+    const float v = fmul(fmul(src[i], scale_s), wi);
+    y[(int64_t)r * n + i] = v;
+    quantize_act_lane(v, xq.q + (int64_t)r * xq.q_stride + b * KRN_QBLOCK,
+                      xq.c + (int64_t)r * xq.c_stride + b, lane);
 }
 
 int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
@@ -60,11 +82,13 @@ int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
         return sb_err_set(err, __func__, "n_rows %d, n %lld: expected 1..%d "
                           "rows of a positive multiple of %d", n_rows,
                           (long long)n, KRN_MAX_ROWS, KRN_QBLOCK);
+    const int64_t groups = (n / KRN_QBLOCK + KRN_CUDA__RMS_WARPS - 1) / KRN_CUDA__RMS_WARPS;
+    const dim3 grid((unsigned)n_rows, (unsigned)groups);
     if (n <= KRN_CUDA__RMS_STAGE_MAX)
-        krn_cuda_rmsnorm_quant_kernel<true><<<n_rows, 32 * KRN_CUDA__RMS_WARPS, 0, s>>>(
+        krn_cuda_rmsnorm_quant_kernel<true><<<grid, 32 * KRN_CUDA__RMS_WARPS, 0, s>>>(
             x, w, eps, n, y, *xq);
     else
-        krn_cuda_rmsnorm_quant_kernel<false><<<n_rows, 32 * KRN_CUDA__RMS_WARPS, 0, s>>>(
+        krn_cuda_rmsnorm_quant_kernel<false><<<grid, 32 * KRN_CUDA__RMS_WARPS, 0, s>>>(
             x, w, eps, n, y, *xq);
     return KRN_CUDA_LAUNCHED("krn_cuda_rmsnorm_quant_kernel", err);
 }
