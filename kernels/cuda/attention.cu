@@ -33,11 +33,13 @@
 // same. It has fewer blocks: tiles x KV heads x chunks of the launch.
 //
 // Which one runs (krn_cuda_attention, a->mode = krn_cuda_cfg.attn):
-//   SB_CUDA_ATTN unset (or auto): rows when it applies (head_dim 64 or
-//     128, the group fits a block), the step has at least 4 rows and the
-//     launch's grid (chunks of the first launch, i.e. of a merge batch, x
-//     KV heads x row tiles) has at least one block per multiprocessor of
-//     the GPU; else split-KV;
+//   SB_CUDA_ATTN unset (or auto): the first kernel (below) for a step of at
+//     most 16 rows whose keys all lie in one chunk (no merge to do; its
+//     one launch per (row, head) beats split-KV's phases there); else rows
+//     when it applies (head_dim 64 or 128, the group fits a block), the
+//     step has at least 4 rows and the launch's grid (chunks of the first
+//     launch, i.e. of a merge batch, x KV heads x row tiles) has at least
+//     one block per multiprocessor of the GPU; else split-KV;
 //   SB_CUDA_ATTN=rows: rows wherever it applies, else split-KV;
 //   SB_CUDA_ATTN=split: split-KV; SB_CUDA_ATTN=ref: the first kernel, one
 //     block per (row, head) walking every chunk (no merge).
@@ -57,7 +59,11 @@
 // GPU is mostly idle and split-KV's many small blocks win by 0.2-0.7 ms.
 // On this table the rule picks split-KV at depth 0 and for 1 and 2 rows,
 // rows for every other entry (at 2 rows deep rows is 0.16 ms faster: the
-// floor of 4 rows gives that up).
+// floor of 4 rows gives that up). Then (2026-12-03, same card, ms per step
+// at depth 0, split / the first kernel): 1 row 2.80 / 2.67, 2 rows 3.51 /
+// 3.39, 4 rows 4.74 / 4.61, 8 rows 6.06 / 5.97, 16 rows 7.16 / 7.19, 24
+// rows 8.41 / 8.54 — so the first kernel takes single-chunk steps of up to
+// 16 rows. (Deep, it walks every chunk alone: 108 ms at 4096.)
 #include "canon_math.cuh"
 #include "cuda_backend.h"
 
@@ -65,7 +71,11 @@ extern "C" {
 #include "../cpu/cpu.h" /* KRN_ATTN_CHUNK, the contract's constant */
 }
 
-enum { KRN_CUDA__ATTN_THREADS = 128, KRN_CUDA__CHUNK_THREADS = 128 };
+enum {
+    KRN_CUDA__ATTN_THREADS = 128,
+    KRN_CUDA__CHUNK_THREADS = 128,
+    KRN_CUDA__REF_MAX_ROWS = 16, // auto: single-chunk steps up to this many rows
+};
 
 // ==== split-KV ==================================================================
 
@@ -1043,8 +1053,13 @@ int krn_cuda_attention_setup(int32_t head_dim, int32_t group, sb_err *err) {
                                                (int)need), err);
 }
 
+// The first kernel's shared memory for head_dim hd.
+static size_t krn_cuda__ref_smem(int32_t hd) {
+    return (2 * (size_t)hd + KRN_ATTN_CHUNK) * sizeof(float);
+}
+
 static int krn_cuda__attention_ref(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
-    const size_t smem = (2 * (size_t)a->head_dim + KRN_ATTN_CHUNK) * sizeof(float);
+    const size_t smem = krn_cuda__ref_smem(a->head_dim);
     if (smem > 48 * 1024)
         return sb_err_set(err, __func__, "head_dim %d needs %zu bytes of shared "
                           "memory; this kernel takes at most 49152",
@@ -1185,8 +1200,10 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
                           "expected 1..%d rows, head_dim >= 2, n_head_kv "
                           "dividing n_head", a->n_rows, (int)a->head_dim,
                           (int)a->n_head, (int)a->n_head_kv, KRN_MAX_ROWS);
-    if (a->mode == 1) return krn_cuda__attention_ref(a, s, err);
     const int32_t hd = a->head_dim, nc = a->span.nc;
+    if (a->mode == 1 || (a->mode == 0 && nc == 1 && a->n_rows <= KRN_CUDA__REF_MAX_ROWS &&
+                         krn_cuda__ref_smem(hd) <= 48 * 1024))
+        return krn_cuda__attention_ref(a, s, err);
     // Chunks a launch takes: every row's keys in one chunk (nc == 1) need
     // no merge; else batches of nbatch chunk states a (row, head), as many
     // as the scratch holds (at most 2048: the merge stages 4 floats per

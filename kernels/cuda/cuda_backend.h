@@ -55,8 +55,9 @@ typedef struct krn_cuda_act {
 //                              blocks each take a tile of rows (head_dim 64
 //                              or 128; else split-KV); or the first
 //                              one-block-per-head kernel. Unset (or auto):
-//                              rows for steps of 4+ rows whose grid has a
-//                              block per SM, else split-KV (attention.cu)
+//                              that kernel for single-chunk steps of up to
+//                              16 rows, rows for steps of 4+ rows whose grid
+//                              has a block per SM, else split-KV (attention.cu)
 //   SB_CUDA_MMA_STAGES=1|2|3   its cp.async pipeline depth (default 3)
 //   SB_CUDA_MMA_WARPS=32       the tensor-core kernel with 32 warps (one
 //                              lane class each) instead of 16 (two each)

@@ -490,8 +490,9 @@ static void run_verify_steps(const duo *d, krn_backend *b, const int32_t *seq,
 /* n positions (n >= 64) of a model with the given window on the CPU in
  * steps of 64, and on the GPU in verify runs (run_verify_steps) with the
  * rows kernel forced, the split-KV kernel forced, and the automatic choice
- * (SB_CUDA_ATTN=auto: rows for steps of 4+ rows whose grid has a block per
- * SM, else split-KV — on a 132-SM GPU the group of 7 without a window
+ * (SB_CUDA_ATTN=auto: the first kernel for single-chunk steps of up to 16
+ * rows, rows for steps of 4+ rows whose grid has a block per SM, else
+ * split-KV — on a 132-SM GPU the group of 7 without a window
  * takes rows for its 64-row steps from 6 chunks on (positions 302..399,
  * after split-KV for all before), the other cases split-KV throughout):
  * every row the same bits. Then on each GPU the last 64 positions
