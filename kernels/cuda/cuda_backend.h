@@ -149,6 +149,11 @@ int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
 // quantize.cu: xq[r] = krn_quantize_act(x[r]) for rows of n floats.
 int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_act *xq,
                       cudaStream_t s, sb_err *err);
+// The shape check of every launch that quantizes rows into xq: 1..KRN_MAX_ROWS
+// rows of n floats, n a positive multiple of 32 that xq's rows hold; else
+// an error in fn's name.
+int krn_cuda_check_act_rows(const char *fn, int64_t n, int n_rows, const krn_cuda_act *xq,
+                            sb_err *err);
 
 // matmul.cu: y[r*ldy + o] = W[o,:]·x_r (+ bias[o]) or y + W[o,:]·x_r
 // (accumulate), for every output o of w and batch row r < n_rows. x is the

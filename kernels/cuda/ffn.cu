@@ -28,11 +28,7 @@ __global__ void krn_cuda_swiglu_kernel(float *g, const float *u, int64_t n,
 
 int krn_cuda_swiglu_quant(float *g, const float *u, int64_t n, int n_rows,
                           const krn_cuda_act *xq, cudaStream_t s, sb_err *err) {
-    if (n_rows < 1 || n_rows > KRN_MAX_ROWS || n < KRN_QBLOCK || n % KRN_QBLOCK ||
-        n > xq->q_stride)
-        return sb_err_set(err, __func__, "n_rows %d, n %lld: expected 1..%d "
-                          "rows of a positive multiple of %d", n_rows,
-                          (long long)n, KRN_MAX_ROWS, KRN_QBLOCK);
+    if (krn_cuda_check_act_rows(__func__, n, n_rows, xq, err)) return -1;
     const dim3 grid((unsigned)n_rows, (unsigned)((n + 255) / 256));
     krn_cuda_swiglu_kernel<<<grid, 256, 0, s>>>(g, u, n, *xq);
     return KRN_CUDA_LAUNCHED("krn_cuda_swiglu_kernel", err);

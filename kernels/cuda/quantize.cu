@@ -21,13 +21,19 @@ __global__ void krn_cuda_quantize_kernel(const float *x, int64_t n,
                       xq.c + (int64_t)r * xq.c_stride + b, lane);
 }
 
-int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_act *xq,
-                      cudaStream_t s, sb_err *err) {
+int krn_cuda_check_act_rows(const char *fn, int64_t n, int n_rows, const krn_cuda_act *xq,
+                            sb_err *err) {
     if (n_rows < 1 || n_rows > KRN_MAX_ROWS || n < KRN_QBLOCK || n % KRN_QBLOCK ||
         n > xq->q_stride)
-        return sb_err_set(err, __func__, "n_rows %d, n %lld: expected 1..%d "
-                          "rows of a positive multiple of %d", n_rows,
-                          (long long)n, KRN_MAX_ROWS, KRN_QBLOCK);
+        return sb_err_set(err, fn, "n_rows %d, n %lld: expected 1..%d rows of a "
+                          "positive multiple of %d", n_rows, (long long)n, KRN_MAX_ROWS,
+                          KRN_QBLOCK);
+    return 0;
+}
+
+int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_act *xq,
+                      cudaStream_t s, sb_err *err) {
+    if (krn_cuda_check_act_rows(__func__, n, n_rows, xq, err)) return -1;
     const int64_t nb = n / KRN_QBLOCK;
     const dim3 grid((unsigned)n_rows,
                     (unsigned)((nb + KRN_CUDA__QWARPS - 1) / KRN_CUDA__QWARPS));

@@ -77,11 +77,7 @@ krn_cuda_rmsnorm_quant_kernel(const float *x, const float *w, float eps, int64_t
 int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
                            int64_t n, int n_rows, float *y, const krn_cuda_act *xq,
                            cudaStream_t s, sb_err *err) {
-    if (n_rows < 1 || n_rows > KRN_MAX_ROWS || n < KRN_QBLOCK || n % KRN_QBLOCK ||
-        n > xq->q_stride)
-        return sb_err_set(err, __func__, "n_rows %d, n %lld: expected 1..%d "
-                          "rows of a positive multiple of %d", n_rows,
-                          (long long)n, KRN_MAX_ROWS, KRN_QBLOCK);
+    if (krn_cuda_check_act_rows(__func__, n, n_rows, xq, err)) return -1;
     const int64_t groups = (n / KRN_QBLOCK + KRN_CUDA__RMS_WARPS - 1) / KRN_CUDA__RMS_WARPS;
     const dim3 grid((unsigned)n_rows, (unsigned)groups);
     if (n <= KRN_CUDA__RMS_STAGE_MAX)
