@@ -281,6 +281,27 @@ static void test_buckets_wide_q4_k_m(void **state) {
     check_buckets(&WIDE, &ty, 12, "wide q4_K_M");
 }
 
+/* SB_CUDA_MM as the test found it, put back by its teardown even when the
+ * test fails part-way (a failure must not change the kernels of the tests
+ * after it). */
+static char *saved_mm_env;
+
+static int save_mm_env(void **state) {
+    (void)state;
+    const char *v = getenv("SB_CUDA_MM");
+    saved_mm_env = v ? strdup(v) : NULL;
+    return 0;
+}
+
+static int restore_mm_env(void **state) {
+    (void)state;
+    if (saved_mm_env) setenv("SB_CUDA_MM", saved_mm_env, 1);
+    else unsetenv("SB_CUDA_MM");
+    free(saved_mm_env);
+    saved_mm_env = NULL;
+    return 0;
+}
+
 /* The buckets again with each quantized matmul kernel forced (kernels/cuda/
  * cuda_backend.h): the GEMV for every row count, and the first reference
  * kernel; each the CPU's bits. */
@@ -300,7 +321,6 @@ static void test_buckets_matmul_kernels(void **state) {
         const tm_types q5 = tm_uniform_types(KRN_Q5_K, false);
         snprintf(name, sizeof name, "wide q5_K, %s=%s", env[i][0], env[i][1]);
         check_buckets(&WIDE, &q5, 13, name);
-        unsetenv(env[i][0]);
     }
 }
 
@@ -383,16 +403,26 @@ static void test_long_context(void **state) {
     duo_free(&d);
 }
 
-/* ---- errors --------------------------------------------------------------------- */
+/* A CUDA backend for d's model made with SB_CUDA_ATTN=attn (the variable
+ * is restored afterwards). Free with krn_destroy. */
+static krn_backend *gpu_with_attn(const duo *d, const char *attn, int32_t cap) {
+    const char *was = getenv("SB_CUDA_ATTN");
+    char *saved = was ? strdup(was) : NULL;
+    setenv("SB_CUDA_ATTN", attn, 1);
+    sb_err err = {0};
+    krn_backend *b = krn_cuda_create(&d->t->m, &(krn_options){.kv_capacity = cap}, &err);
+    if (saved) setenv("SB_CUDA_ATTN", saved, 1);
+    else unsetenv("SB_CUDA_ATTN");
+    free(saved);
+    if (!b) fail_msg("krn_cuda_create (SB_CUDA_ATTN=%s): %s", attn, err.msg);
+    return b;
+}
 
-/* A KV cache the GPU cannot hold is a clear error naming the buffer and
- * the bytes needed and free, and the GPU stays usable afterwards. 2 layers
- * x 2^30 slots x 128 halves x 2 bytes = 512 GiB for each of K and V. */
 /* A sliding window of 100 positions (a ring of 163 slots) over 300
  * positions: the GPU's rows equal the CPU's bit for bit across the wrap,
  * whatever the step sizes and with rejected verify rows rolled back in
  * between, for the default kernels (SB_CUDA_ATTN unset: attention.cu picks
- * split-KV or rows per step) and the one-block reference kernel. */
+ * the kernel per step) and the one-block reference kernel forced. */
 static void test_sliding_window(void **state) {
     (void)state;
     enum { N = 300, WINDOW = 100 };
@@ -405,11 +435,7 @@ static void test_sliding_window(void **state) {
     float *scratch = logits_alloc(&d, KRN_MAX_ROWS);
     run_chunked(&d, d.cpu, seq, N, 64, want);
     assert_sane(&d, want, N);
-    setenv("SB_CUDA_ATTN", "ref", 1);
-    sb_err err = {0};
-    krn_backend *ref = krn_cuda_create(&d.t->m, &(krn_options){.kv_capacity = MAX_SEQ}, &err);
-    unsetenv("SB_CUDA_ATTN");
-    if (!ref) fail_msg("krn_cuda_create: %s", err.msg);
+    krn_backend *ref = gpu_with_attn(&d, "ref", MAX_SEQ);
     krn_backend *gpus[2] = {d.gpu, ref};
     const int steps[] = {1, 17, 64, 5, 64, 24, 64, 33, 28}; /* 300 in all */
     for (int k = 0; k < 2; k++) {
@@ -433,21 +459,6 @@ static void test_sliding_window(void **state) {
  * so the rows kernel's blocks are tiles of 4 rows x 7 heads (28 pairs, 7
  * warps). */
 static const tm_shape SEVEN = {2, 512, 768, 14, 2, 128, 300};
-
-/* A CUDA backend for d's model made with SB_CUDA_ATTN=attn (the variable
- * is restored afterwards). Free with krn_destroy. */
-static krn_backend *gpu_with_attn(const duo *d, const char *attn, int32_t cap) {
-    const char *was = getenv("SB_CUDA_ATTN");
-    char *saved = was ? strdup(was) : NULL;
-    setenv("SB_CUDA_ATTN", attn, 1);
-    sb_err err = {0};
-    krn_backend *b = krn_cuda_create(&d->t->m, &(krn_options){.kv_capacity = cap}, &err);
-    if (saved) setenv("SB_CUDA_ATTN", saved, 1);
-    else unsetenv("SB_CUDA_ATTN");
-    free(saved);
-    if (!b) fail_msg("krn_cuda_create (SB_CUDA_ATTN=%s): %s", attn, err.msg);
-    return b;
-}
 
 /* Step sizes of a verify run, cycled (595 positions a cycle): 1, every
  * bucket class of 2..64 rows, and odd sizes between. */
@@ -554,6 +565,11 @@ static void test_rows_kernel_window(void **state) {
     check_rows_kernel(&WIDE, &MIXED2, 21, 300, 70, "rows, wide, window 70");
 }
 
+/* ---- errors --------------------------------------------------------------------- */
+
+/* A KV cache the GPU cannot hold is a clear error naming the buffer and
+ * the bytes needed and free, and the GPU stays usable afterwards. 2 layers
+ * x 2^30 slots x 128 halves x 2 bytes = 512 GiB for each of K and V. */
 static void test_out_of_memory(void **state) {
     (void)state;
     tmodel *t = tm_create(&SMALL, &MIXED, 17);
@@ -693,7 +709,8 @@ int main(void) {
         cmocka_unit_test(test_mixed_types),
         cmocka_unit_test(test_buckets_mixed),
         cmocka_unit_test(test_buckets_wide_q4_k_m),
-        cmocka_unit_test(test_buckets_matmul_kernels),
+        cmocka_unit_test_setup_teardown(test_buckets_matmul_kernels, save_mm_env,
+                                        restore_mm_env),
         cmocka_unit_test(test_prefill_chunking),
         cmocka_unit_test(test_rollback),
         cmocka_unit_test(test_long_context),
