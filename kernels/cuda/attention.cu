@@ -75,6 +75,7 @@ enum {
     KRN_CUDA__ATTN_THREADS = 128,
     KRN_CUDA__CHUNK_THREADS = 128,
     KRN_CUDA__REF_MAX_ROWS = 16, // auto: single-chunk steps up to this many rows
+    KRN_CUDA__REF_SMEM_MAX = 48 * 1024, // the first kernel's shared memory: no opt-in
 };
 
 // ==== split-KV ==================================================================
@@ -1060,7 +1061,7 @@ static size_t krn_cuda__ref_smem(int32_t hd) {
 
 static int krn_cuda__attention_ref(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     const size_t smem = krn_cuda__ref_smem(a->head_dim);
-    if (smem > 48 * 1024)
+    if (smem > (size_t)KRN_CUDA__REF_SMEM_MAX)
         return sb_err_set(err, __func__, "head_dim %d needs %zu bytes of shared "
                           "memory; this kernel takes at most 49152",
                           (int)a->head_dim, smem);
@@ -1202,7 +1203,7 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
                           (int)a->n_head, (int)a->n_head_kv, KRN_MAX_ROWS);
     const int32_t hd = a->head_dim, nc = a->span.nc;
     if (a->mode == 1 || (a->mode == 0 && nc == 1 && a->n_rows <= KRN_CUDA__REF_MAX_ROWS &&
-                         krn_cuda__ref_smem(hd) <= 48 * 1024))
+                         krn_cuda__ref_smem(hd) <= (size_t)KRN_CUDA__REF_SMEM_MAX))
         return krn_cuda__attention_ref(a, s, err);
     // Chunks a launch takes: every row's keys in one chunk (nc == 1) need
     // no merge; else batches of nbatch chunk states a (row, head), as many

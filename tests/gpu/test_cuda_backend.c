@@ -281,6 +281,20 @@ static void test_buckets_wide_q4_k_m(void **state) {
     check_buckets(&WIDE, &ty, 12, "wide q4_K_M");
 }
 
+/* A copy of environment variable name's value (NULL when unset), for
+ * env_restore. */
+static char *env_save(const char *name) {
+    const char *v = getenv(name);
+    return v ? strdup(v) : NULL;
+}
+
+/* Puts name back as env_save found it, and frees the copy. */
+static void env_restore(const char *name, char *saved) {
+    if (saved) setenv(name, saved, 1);
+    else unsetenv(name);
+    free(saved);
+}
+
 /* SB_CUDA_MM as the test found it, put back by its teardown even when the
  * test fails part-way (a failure must not change the kernels of the tests
  * after it). */
@@ -288,16 +302,13 @@ static char *saved_mm_env;
 
 static int save_mm_env(void **state) {
     (void)state;
-    const char *v = getenv("SB_CUDA_MM");
-    saved_mm_env = v ? strdup(v) : NULL;
+    saved_mm_env = env_save("SB_CUDA_MM");
     return 0;
 }
 
 static int restore_mm_env(void **state) {
     (void)state;
-    if (saved_mm_env) setenv("SB_CUDA_MM", saved_mm_env, 1);
-    else unsetenv("SB_CUDA_MM");
-    free(saved_mm_env);
+    env_restore("SB_CUDA_MM", saved_mm_env);
     saved_mm_env = NULL;
     return 0;
 }
@@ -406,14 +417,11 @@ static void test_long_context(void **state) {
 /* A CUDA backend for d's model made with SB_CUDA_ATTN=attn (the variable
  * is restored afterwards). Free with krn_destroy. */
 static krn_backend *gpu_with_attn(const duo *d, const char *attn, int32_t cap) {
-    const char *was = getenv("SB_CUDA_ATTN");
-    char *saved = was ? strdup(was) : NULL;
+    char *saved = env_save("SB_CUDA_ATTN");
     setenv("SB_CUDA_ATTN", attn, 1);
     sb_err err = {0};
     krn_backend *b = krn_cuda_create(&d->t->m, &(krn_options){.kv_capacity = cap}, &err);
-    if (saved) setenv("SB_CUDA_ATTN", saved, 1);
-    else unsetenv("SB_CUDA_ATTN");
-    free(saved);
+    env_restore("SB_CUDA_ATTN", saved);
     if (!b) fail_msg("krn_cuda_create (SB_CUDA_ATTN=%s): %s", attn, err.msg);
     return b;
 }
