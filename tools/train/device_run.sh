@@ -11,7 +11,9 @@
 #       HELDOUT_SEED) -> ids through the engine's own prompt code (sb
 #       prompt) -> training for TRAIN_SECONDS of wall clock, from INIT
 #       (default: the committed model; INIT=none starts from random
-#       weights), with the loss weight EDIT_WEIGHT on edited tokens ->
+#       weights), with the loss weight EDIT_WEIGHT on edited tokens and
+#       MISTAKE_WEIGHT more on tokens the model gets wrong; KIND_WEIGHTS
+#       (e.g. rename=50) changes the mix of edit kinds ->
 #       teacher-forced held-out exact match of the starting model and of
 #       the trained one -> F32 GGUF -> sb quantize q8_0 -> reference logits.
 # refs: only the reference logits, for the model at $MODEL (default
@@ -30,6 +32,8 @@ TRAIN_SECONDS=${TRAIN_SECONDS:-360}
 PER_CHUNK=${PER_CHUNK:-6}
 INIT=${INIT:-models/sonicboom-demo.gguf}
 EDIT_WEIGHT=${EDIT_WEIGHT:-10}
+MISTAKE_WEIGHT=${MISTAKE_WEIGHT:-0}
+KIND_WEIGHTS=${KIND_WEIGHTS:-}
 LR=${LR:-1.5e-3}
 JOBS=${JOBS:-$(nproc)}
 CORPUS=${CORPUS:-tools/train/data/corpus.jsonl.gz}
@@ -56,7 +60,8 @@ test -f "$CORPUS" || { echo "device_run: no corpus at $CORPUS" >&2; exit 1; }
 log "1. tasks (seed $SEED, $PER_CHUNK per chunk, $JOBS jobs)"
 "$SB" mkmodel --shape tiny --quant q8_0 --quiet --vocab tools/train/vocab.json -o "$W/tok.gguf"
 python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split train --seed "$SEED" \
-    --per-chunk "$PER_CHUNK" --jobs "$JOBS" --out "$W/train.jsonl" | tee -a "$OUT/device_run.log"
+    --per-chunk "$PER_CHUNK" --jobs "$JOBS" --kind-weights "$KIND_WEIGHTS" \
+    --out "$W/train.jsonl" | tee -a "$OUT/device_run.log"
 python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split heldout --seed "$HELDOUT_SEED" \
     --per-chunk 1 --jobs "$JOBS" --out "$W/heldout.jsonl" | tee -a "$OUT/device_run.log"
 
@@ -107,10 +112,10 @@ if [ "$INIT" != none ]; then
     "$SB" quantize "$INIT" "$W/init-f32.gguf" --type f32
     init_args=(--init "$W/init-f32.gguf")
 fi
-log "3. training for $TRAIN_SECONDS s (edit weight $EDIT_WEIGHT, peak lr $LR)"
+log "3. training for $TRAIN_SECONDS s (edit weight $EDIT_WEIGHT, mistake weight $MISTAKE_WEIGHT, peak lr $LR)"
 python3 tools/train/train.py --ids "$W"/shard.*.bin --out "$W/run" --seed "$SEED" \
     --seconds "$TRAIN_SECONDS" --eval-ids "$W/heldout.bin" --eval-tasks "$W/heldout.jsonl" \
-    --edit-weight "$EDIT_WEIGHT" --lr "$LR" "${init_args[@]}" \
+    --edit-weight "$EDIT_WEIGHT" --mistake-weight "$MISTAKE_WEIGHT" --lr "$LR" "${init_args[@]}" \
     2>&1 | tee -a "$OUT/device_run.log"
 cp "$W/run/train_summary.json" "$OUT/"
 

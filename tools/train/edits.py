@@ -738,13 +738,27 @@ MAKERS = [
 KINDS = sorted({m.__name__[5:] for m, _ in MAKERS})
 
 
-def make_task(text, lang, rng, tries=8):
-    """One task (kind, instruction, edited) for text, kinds drawn by weight;
-    None when no maker applies after `tries` draws."""
-    total = sum(w for _, w in MAKERS)
+def parse_weights(spec):
+    """{kind: weight} from "rename=60,add_param=4" (kinds not named keep
+    MAKERS' weights); ValueError naming the bad part."""
+    out = {}
+    for part in filter(None, (spec or "").split(",")):
+        kind, _, w = part.partition("=")
+        if kind not in KINDS or not w.isdigit():
+            raise ValueError("bad kind weight %r (kinds: %s)" % (part, ", ".join(KINDS)))
+        out[kind] = int(w)
+    return out
+
+
+def make_task(text, lang, rng, tries=8, weights=None):
+    """One task (kind, instruction, edited) for text, kinds drawn by weight
+    (MAKERS', with `weights` {kind: weight} overriding some); None when no
+    maker applies after `tries` draws."""
+    makers = [(m, (weights or {}).get(m.__name__[5:], w)) for m, w in MAKERS]
+    total = sum(w for _, w in makers)
     for _ in range(tries):
         r = rng.randrange(total)
-        for maker, w in MAKERS:
+        for maker, w in makers:
             if r < w:
                 break
             r -= w

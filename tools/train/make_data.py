@@ -13,7 +13,8 @@
       from files never seen in training.
 
   make_data.py tasks --corpus DIR/corpus.jsonl.gz --split train|heldout
-                     --seed N --per-chunk K [--limit N] [--jobs N] --out FILE
+                     --seed N --per-chunk K [--limit N] [--jobs N]
+                     [--kind-weights rename=60,...] --out FILE
       Edit tasks (tools/train/edits.py) as JSON lines: id, kind, lang,
       instruction, file, edited, source. Deterministic given the corpus and
       the seed, whatever --jobs is.
@@ -296,13 +297,13 @@ def read_corpus(path):
 
 
 def tasks_for(job):
-    chunk, seed, per_chunk = job
+    chunk, seed, per_chunk, weights = job
     out, seen = [], set()
     for k in range(per_chunk * 2):
         if len(out) == per_chunk:
             break
         rng = random.Random("%d:%s:%d" % (seed, chunk["id"], k))
-        got = edits.make_task(chunk["text"], chunk["lang"], rng)
+        got = edits.make_task(chunk["text"], chunk["lang"], rng, weights=weights)
         if not got or got[1] in seen:
             continue
         seen.add(got[1])
@@ -316,7 +317,11 @@ def tasks_for(job):
 def cmd_tasks(args):
     chunks = [c for c in read_corpus(args.corpus) if c["split"] == args.split]
     random.Random(args.seed).shuffle(chunks)
-    jobs = [(c, args.seed, args.per_chunk) for c in chunks]
+    try:
+        weights = edits.parse_weights(args.kind_weights)
+    except ValueError as e:
+        raise SystemExit("make_data.py tasks: --kind-weights: %s" % e)
+    jobs = [(c, args.seed, args.per_chunk, weights) for c in chunks]
     n = 0
     with open(args.out + ".tmp", "w", encoding="utf-8") as f:
         if args.jobs > 1:
@@ -377,6 +382,8 @@ def main():
     t.add_argument("--per-chunk", type=int, default=4)
     t.add_argument("--limit", type=int, default=0)
     t.add_argument("--jobs", type=int, default=1)
+    t.add_argument("--kind-weights", default="",
+                   help="override edit kinds' draw weights, e.g. rename=60 (edits.MAKERS)")
     t.add_argument("--out", required=True)
     b = sub.add_parser("bench")
     b.add_argument("--tasks", required=True)

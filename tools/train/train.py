@@ -3,7 +3,7 @@
 
 usage: train.py --ids train.bin [more.bin ...] --out DIR [--seconds 360] [--seed 1234]
                 [--eval-ids heldout.bin --eval-tasks heldout.jsonl]
-                [--init F32.gguf] [--edit-weight 8]
+                [--init F32.gguf] [--edit-weight 8] [--mistake-weight 8]
 
 Input: `sb prompt --tasks` output (SBTOK001): per task the prompt ids and
 the answer ids, exactly as the engine builds them. The model is
@@ -25,6 +25,12 @@ before it) appears nowhere in the prompt is one a copy cannot predict: the
 edited tokens and the few after each edit, where the copy resumes. Those
 get weight W, every other answer token 1. Nearly every answer token is a
 plain copy, so without this the edits are a percent of the gradient.
+
+--mistake-weight M adds M to the weight of every answer token whose
+argmax is wrong in the training pass itself. Exact match needs every
+token right, and the few wrong ones (an occurrence a rename missed, a
+name changed where it should have been copied) are diluted among
+thousands of easy copies; this puts the gradient where the errors are.
 
 With --eval-ids, the held-out tasks are scored at the end under teacher
 forcing: a task whose every answer token is the model's argmax is one that
@@ -148,15 +154,22 @@ def build_model(n_vocab, eos_id):
     return transformers.Qwen2ForCausalLM(cfg)
 
 
-def answer_loss(model, x, pos, tgt, reduction="mean", wts=None):
-    """Cross-entropy over the answer tokens: summed, plain mean, or (with
-    wts) the weighted mean."""
+def answer_loss(model, x, pos, tgt, reduction="mean", wts=None, mistake_weight=0.0):
+    """Cross-entropy over the answer tokens: summed, plain mean, or the
+    weighted mean (with wts, or with mistake_weight: that much more weight
+    on each token the model's argmax gets wrong in this very pass)."""
+    import torch
     import torch.nn.functional as F
     h = model.model(input_ids=x).last_hidden_state
     h = h.reshape(-1, h.shape[-1]).index_select(0, pos)
     logits = model.lm_head(h).float()
-    if wts is None:
+    if wts is None and not mistake_weight:
         return F.cross_entropy(logits, tgt, reduction=reduction), logits
+    if wts is None:
+        wts = torch.ones_like(tgt, dtype=torch.float32)
+    if mistake_weight:
+        wrong = (logits.detach().argmax(-1) != tgt).float()
+        wts = wts + mistake_weight * wrong
     ce = F.cross_entropy(logits, tgt, reduction="none")
     return (ce * wts).sum() / wts.sum(), logits
 
@@ -240,6 +253,7 @@ def main():
     ap.add_argument("--eval-max", type=int, default=300)
     ap.add_argument("--init", help="an F32 GGUF to start from")
     ap.add_argument("--edit-weight", type=float, default=1.0)
+    ap.add_argument("--mistake-weight", type=float, default=0.0)
     args = ap.parse_args()
 
     import torch
@@ -293,7 +307,8 @@ def main():
             g["lr"] = lr
         x, pos, tgt, wts = collate(examples, idx, eos_id, device, weights)
         with torch.autocast("cuda", dtype=torch.bfloat16):
-            loss, _ = answer_loss(model, x, pos, tgt, wts=wts)
+            loss, _ = answer_loss(model, x, pos, tgt, wts=wts,
+                                  mistake_weight=args.mistake_weight)
         loss.backward()
         gnorm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
