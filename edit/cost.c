@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "edit_internal.h"
 
 /* bench/RESULTS.md, "after the third speed pass": ours, ms, KV depth 0,
  * synthetic Qwen2.5-7B Q4_K_M on one H200, 2026-12-02. */
@@ -26,6 +27,15 @@ double edit_cost_of(const edit_cost_table *t, int rows) {
     for (int r = rows < 1 ? 1 : rows; r <= KRN_MAX_ROWS; r++)
         if (t->cost[r] > 0) return t->cost[r];
     return -1.0;
+}
+
+void edit__dense_costs(const edit_cost_table *t,
+                       double dense[KRN_MAX_ROWS + 1]) {
+    dense[0] = 0;
+    for (int rows = 1; rows <= KRN_MAX_ROWS; rows++) {
+        double c = edit_cost_of(t, rows);
+        dense[rows] = c > 0 ? c : 1e30;
+    }
 }
 
 /* Parses one non-blank, non-comment line "ROWS COST" (NUL-terminated). */

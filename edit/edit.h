@@ -124,9 +124,14 @@ typedef struct edit_opts {
     eng_sampling sampling;
     edit_progress_fn progress;  /* may be NULL */
     void *progress_ctx;
+    /* The step costs by rows (below) by which the copy drafter chooses its
+     * draft lengths, e.g. a table measured on this card; NULL: the
+     * drafter's default (H200 times). Borrowed for the call. */
+    const struct edit_cost_table *costs;
 } edit_opts;
 
-/* Copy drafter, max_draft 0, max_tokens 0, greedy, no progress. */
+/* Copy drafter, max_draft 0, max_tokens 0, greedy, no progress, the
+ * drafter's default costs. */
 edit_opts edit_defaults(void);
 
 /* The output cap when none is given: room for the file to double, plus

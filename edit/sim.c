@@ -66,18 +66,6 @@ static int sim__speedup(const edit_cost_table *t, edit_sim_result *out,
     return 0;
 }
 
-/* The table as the copy drafter takes it: a cost for every row count
- * 1..64 (index 0 unused); a row count beyond the largest listed gets a
- * cost no draft length can be worth. */
-static void sim__dense_costs(const edit_cost_table *t,
-                             double dense[KRN_MAX_ROWS + 1]) {
-    dense[0] = 0;
-    for (int rows = 1; rows <= KRN_MAX_ROWS; rows++) {
-        double c = edit_cost_of(t, rows);
-        dense[rows] = c > 0 ? c : 1e30;
-    }
-}
-
 static void sim__fill(const eng_gen_result *g, edit_sim_result *out) {
     out->output_tokens = g->n_tokens;
     out->steps = g->steps;
@@ -104,7 +92,7 @@ int edit_simulate(const eng_model *m, const edit_request *req,
     eng_gen_result g = {0};
     int rc = -1;
     double dense[KRN_MAX_ROWS + 1];
-    sim__dense_costs(costs, dense);
+    edit__dense_costs(costs, dense);
     if (edit_reply_ids(m, req->file, req->file_len, expected, expected_len,
                        &reply, &n_reply, err) ||
         edit__drafter_make(o ? o->drafter : EDIT_DRAFTER_COPY, m, &job, dense,
