@@ -317,7 +317,7 @@ def main():
         seen += x.numel()
         now = time.time()
         if now - last_print >= 10 or step == 1:
-            rec = {"step": step, "s": round(now - t0, 1), "loss": round(float(loss), 4),
+            rec = {"step": step, "s": round(now - t0, 1), "loss": round(float(loss.detach()), 4),
                    "lr": lr, "gnorm": round(float(gnorm), 3), "tokens": seen,
                    "tok_s": round(seen / (now - t0))}
             log.append(rec)
