@@ -114,7 +114,7 @@ $(TOKREF)/ref.bin $(TOKREF)/tokenizer.json &: $(TOKREF_SRC)/make_ref.mjs \
 test: tests $(TOKREF)/ref.bin
 	@fail=0; for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
-	    SB_BUILD=$(BUILD) $$t || { echo "FAILED: $$t"; fail=1; }; \
+	    SB_BUILD=$(BUILD) SB_SANITIZED=$(SB_SANITIZED) $$t || { echo "FAILED: $$t"; fail=1; }; \
 	done; \
 	if [ $$fail -ne 0 ]; then echo "some tests failed"; exit 1; fi; \
 	echo "all tests passed"
@@ -168,7 +168,7 @@ endif
 asan:
 	$(MAKE) BUILD=build-asan NVCC= OPTFLAGS="-O1 -g" \
 	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	    EXTRA_LDFLAGS="-fsanitize=address,undefined" test
+	    EXTRA_LDFLAGS="-fsanitize=address,undefined" SB_SANITIZED=1 test
 
 $(BUILD)/membw: bench/membw.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
