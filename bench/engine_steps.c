@@ -3,7 +3,7 @@
  * speculative loop's draft-length choice is made from (DESIGN.md §4).
  *
  * usage: engine_steps MODEL [--device cpu|cuda] [--depth D]... [--reps N]
- *        [--threads N] [--ctx N]
+ *        [--threads N] [--ctx N] [--rows N]
  * For each KV depth D (default 0 and 4096) and each row count n in
  * 1 2 4 8 16 24 32 48 64, runs `reps` steps of n rows at positions
  * D..D+n-1 (rolling the cache back to D after each) and prints the median
@@ -12,6 +12,8 @@
  * over that time, and on CUDA as a share of the device's copy bandwidth
  * measured in the same run (whose ratio to the bytes is the memory floor);
  * and for the 7b shape on an H200, llama.cpp's figures (issue 4) beside.
+ * --rows N times only steps of N rows (one line per depth, no table): a
+ * profiler's launch counts then start at the first such step.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@ typedef struct bench_opts {
     int32_t depths[MAX_DEPTHS];
     int n_depths;
     int reps;
+    int only_rows; // 0: every bucket
 } bench_opts;
 
 static int parse(int argc, char **argv, bench_opts *o) {
@@ -40,6 +43,7 @@ static int parse(int argc, char **argv, bench_opts *o) {
         else if (!strcmp(a, "--reps")) o->reps = atoi(v);
         else if (!strcmp(a, "--threads")) o->eng.n_threads = atoi(v);
         else if (!strcmp(a, "--ctx")) o->eng.n_ctx = atoi(v);
+        else if (!strcmp(a, "--rows")) o->only_rows = atoi(v);
         else return -1;
         i++;
     }
@@ -49,7 +53,7 @@ static int parse(int argc, char **argv, bench_opts *o) {
         o->n_depths = 2;
     }
     o->model = argv[1];
-    return o->reps >= 1 ? 0 : -1;
+    return o->reps >= 1 && o->only_rows >= 0 && o->only_rows <= KRN_MAX_ROWS ? 0 : -1;
 }
 
 /* llama.cpp on one H200, from issue 4 (measured 2026-12-02: upstream commit
@@ -151,6 +155,16 @@ static int run(const bench_opts *o, eng_model *m, sb_err *err) {
     print_facts(s, m, o, eo.n_ctx, sb_now() - t0, &bytes, &gbs);
     const bool comparable = llama_comparable(eng_model_desc(m), eng_session_device_name(s));
     int rc = 0;
+    if (o->only_rows) {
+        for (int i = 0; rc == 0 && i < o->n_depths; i++) {
+            double ms = 0;
+            rc = bench_kv_fill(s, o->depths[i], err);
+            if (rc == 0) rc = bench_step_ms(s, o->depths[i], o->only_rows, o->reps, &ms, err);
+            if (rc == 0) printf("depth %d, %d rows: %.3f ms\n", (int)o->depths[i], o->only_rows, ms);
+        }
+        eng_session_destroy(s);
+        return rc;
+    }
     printf("| rows |");
     for (int j = 0; j < BENCH_N_BUCKETS; j++) printf(" %d |", bench_bucket_rows[j]);
     printf("\n|---|");
@@ -176,7 +190,7 @@ int main(int argc, char **argv) {
     bench_opts o = {0};
     if (argc < 2 || parse(argc, argv, &o)) {
         fprintf(stderr, "usage: engine_steps MODEL [--device cpu|cuda] [--depth D]... "
-                        "[--reps N] [--threads N] [--ctx N]\n");
+                        "[--reps N] [--threads N] [--ctx N] [--rows N]\n");
         return 2;
     }
     sb_err err = {0};
