@@ -904,8 +904,17 @@ static __device__ void krn_cuda__rows_finish(const krn_cuda__rows_p &a, float *p
 //   the chains of 4 consecutive d for J pairs, loading each value float4
 //   once for the J of them.
 // The warp needs no other warp's results: only the staging is block-wide.
+// Blocks an SM should hold at once: three where its shared memory takes
+// three blocks of KRN_CUDA__ROWS_SMEM (sm_80, sm_87, sm_90: 164 KB or more),
+// which caps the registers at 80 a thread; two on sm_86 and sm_89 (100 KB),
+// where a third block would not fit anyway.
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890)
+#define KRN_CUDA__ROWS_MIN_BLOCKS 2
+#else
+#define KRN_CUDA__ROWS_MIN_BLOCKS 3
+#endif
 template <int J>
-__global__ void __launch_bounds__(32 * KRN_CUDA__ROWS_WARPS, 2)
+__global__ void __launch_bounds__(32 * KRN_CUDA__ROWS_WARPS, KRN_CUDA__ROWS_MIN_BLOCKS)
 krn_cuda_attn_rows_kernel(const krn_cuda__rows_p a) {
     constexpr int HD = 32 * J;
     extern __shared__ __align__(16) float sm[];
