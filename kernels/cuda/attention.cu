@@ -103,6 +103,14 @@ static size_t krn_cuda__chunk_smem(int32_t hd, int32_t hpc) {
             (size_t)hpc * KRN_ATTN_CHUNK + 2 * (size_t)hpc) * sizeof(float);
 }
 
+// The ring slot of position t0 + s, for 0 <= s < KRN_ATTN_CHUNK, given
+// b = t0 % slots: one compare instead of a division per element, except on
+// rings shorter than a chunk (tiny test windows).
+static __device__ __forceinline__ int64_t krn_cuda__ring_slot(int32_t b, int s, int32_t slots) {
+    const int32_t t = b + s;
+    return t < slots ? t : slots >= KRN_ATTN_CHUNK ? t - slots : t % slots;
+}
+
 // dst[s][d] (row stride ks) = the key (or value) of position t0 + s, in
 // slot (t0 + s) % slots of src (row stride src_stride halves), widened
 // exactly, for s < n and d < hd. With hd % 8 == 0 (src rows then 16-byte
@@ -112,6 +120,7 @@ static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
                                                            const uint16_t *src,
                                                            int64_t src_stride, int32_t t0,
                                                            int32_t slots, int n, int hd) {
+    const int32_t b = t0 % slots; // n <= KRN_ATTN_CHUNK
     if (hd % 8 == 0) {
         const int hd8 = hd / 8, total = n * hd8;
         for (int base = 0; base < total; base += 8 * (int)blockDim.x) {
@@ -123,7 +132,7 @@ static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
                 off[k] = -1;
                 if (u < total) {
                     const int s = u / hd8, d8 = u - s * hd8;
-                    v[k] = *(const uint4 *)(src + (int64_t)((t0 + s) % slots) * src_stride +
+                    v[k] = *(const uint4 *)(src + krn_cuda__ring_slot(b, s, slots) * src_stride +
                                             8 * d8);
                     off[k] = s * ks + 8 * d8;
                 }
@@ -143,7 +152,7 @@ static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
     }
     int s = (int)threadIdx.x / hd, d = (int)threadIdx.x % hd;
     while (s < n) {
-        dst[s * ks + d] = half_to_float_fast(src[(int64_t)((t0 + s) % slots) * src_stride + d]);
+        dst[s * ks + d] = half_to_float_fast(src[krn_cuda__ring_slot(b, s, slots) * src_stride + d]);
         d += (int)blockDim.x;
         while (d >= hd) {
             d -= hd;
@@ -566,19 +575,24 @@ static __device__ __forceinline__ int2 krn_cuda__rows_pick(const int2 (&rg)[KRN_
 }
 
 // q of the block's pairs, lane-major, hd floats each; zeros for the pairs
-// past the tile or past the step's rows.
+// past the tile or past the step's rows. A warp takes whole pairs (its row
+// and head found once a pair, not once an element) and reads each pair's
+// hd floats with coalesced loads, all J of a lane in flight together.
 template <int J>
 static __device__ __forceinline__ void krn_cuda__rows_stage_q(float *qp, const krn_cuda__rows_p &a,
                                                               int npp, int r0, int kvh) {
     constexpr int HD = 32 * J;
-    const int npairs = a.tile * a.group;
+    const int npairs = a.tile * a.group, lane = (int)threadIdx.x & 31;
     const int64_t q_dim = (int64_t)a.n_head * HD;
-    for (int e = threadIdx.x; e < npp * HD; e += blockDim.x) {
-        const int i = e / HD, d = e % HD;
+    for (int i = (int)threadIdx.x >> 5; i < npp; i += (int)blockDim.x >> 5) { // warp-uniform
         const int r = r0 + i / a.group, h = kvh * a.group + i % a.group;
-        float x = 0.0f;
-        if (i < npairs && r < a.n_rows) x = a.q[r * q_dim + (int64_t)h * HD + d];
-        qp[i * HD + krn_cuda__rows_at<J>(d)] = x;
+        const bool live = i < npairs && r < a.n_rows;
+        const float *src = a.q + (live ? r * q_dim + (int64_t)h * HD : 0);
+        float x[J];
+#pragma unroll
+        for (int k = 0; k < J; k++) x[k] = live ? src[lane + 32 * k] : 0.0f;
+#pragma unroll
+        for (int k = 0; k < J; k++) qp[i * HD + krn_cuda__rows_at<J>(lane + 32 * k)] = x[k];
     }
 }
 
@@ -592,6 +606,7 @@ static __device__ __forceinline__ void krn_cuda__rows_stage_k(float *dst, const 
                                                               int64_t stride, int32_t cs,
                                                               int32_t slots, int lo, int hi) {
     constexpr int HD8 = 4 * J, KS = 33 * J, TOTAL = KRN_ATTN_CHUNK * HD8;
+    const int32_t b = cs % slots;
     for (int base = 0; base < TOTAL; base += 4 * (int)blockDim.x) {
         uint4 v[4];
 #pragma unroll
@@ -599,7 +614,7 @@ static __device__ __forceinline__ void krn_cuda__rows_stage_k(float *dst, const 
             const int u = base + k * (int)blockDim.x + (int)threadIdx.x, s = u / HD8;
             v[k] = make_uint4(0u, 0u, 0u, 0u);
             if (u < TOTAL && s >= lo && s <= hi)
-                v[k] = *(const uint4 *)(src + (int64_t)((cs + s) % slots) * stride +
+                v[k] = *(const uint4 *)(src + krn_cuda__ring_slot(b, s, slots) * stride +
                                         8 * (u % HD8));
         }
 #pragma unroll
