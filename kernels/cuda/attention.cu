@@ -181,6 +181,7 @@ static __device__ __forceinline__ void krn_cuda__stage_f16(float *dst, int ks,
 //   the chains of 4 consecutive d (one float4 of each value row) of up to
 //   two heads' tasks at once.
 __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
+    grid_dep_sync(); // common.cuh: before any global access
     extern __shared__ __align__(16) float sm[];
     const int r = blockIdx.z, tid = threadIdx.x;
     const int kvh = blockIdx.y / a.hsplit, hs = blockIdx.y % a.hsplit;
@@ -382,6 +383,7 @@ struct krn_cuda__merge_p {
 //                                          bits in each)
 //   ACC_c[d] = ACC_{c-1}[d] * a_c + acc_c[d] * b_c    thread d, in order
 __global__ void krn_cuda_attn_merge_kernel(const krn_cuda__merge_p a) {
+    grid_dep_sync(); // common.cuh: before any global access
     extern __shared__ float msm[];
     const int h = blockIdx.x, r = blockIdx.y, d = threadIdx.x;
     const int32_t last = a.pos[r];
@@ -931,6 +933,7 @@ static __device__ void krn_cuda__rows_finish(const krn_cuda__rows_p &a, float *p
 template <int J>
 __global__ void __launch_bounds__(32 * KRN_CUDA__ROWS_WARPS, KRN_CUDA__ROWS_MIN_BLOCKS)
 krn_cuda_attn_rows_kernel(const krn_cuda__rows_p a) {
+    grid_dep_sync(); // common.cuh: before any global access
     constexpr int HD = 32 * J;
     extern __shared__ __align__(16) float sm[];
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
@@ -996,6 +999,7 @@ krn_cuda_attn_rows_kernel(const krn_cuda__rows_p a) {
 // thread d computes acc[d] as a sequential sum over the chunk's slots and
 // keeps the running ACC[d] across chunks.
 __global__ void krn_cuda_attn_kernel(krn_cuda_attn a) {
+    grid_dep_sync(); // common.cuh: before any global access
     extern __shared__ float sm[];
     const int r = blockIdx.x, h = blockIdx.y, hd = a.head_dim;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -1090,7 +1094,8 @@ static int krn_cuda__attention_ref(const krn_cuda_attn *a, cudaStream_t s, sb_er
                           "memory; this kernel takes at most 49152",
                           (int)a->head_dim, smem);
     const dim3 grid((unsigned)a->n_rows, (unsigned)a->n_head);
-    krn_cuda_attn_kernel<<<grid, KRN_CUDA__ATTN_THREADS, smem, s>>>(*a);
+    krn_cuda_launch(krn_cuda_attn_kernel, KRN_CUDA_PDL_ATTN, grid, KRN_CUDA__ATTN_THREADS, smem,
+                    s, *a);
     return KRN_CUDA_LAUNCHED("krn_cuda_attn_kernel", err);
 }
 
@@ -1206,14 +1211,17 @@ static int krn_cuda__chunks(krn_cuda__chunker *k, int32_t c0, int32_t nb, int32_
         krn_cuda__rows_p *rp = &k->rp;
         batch(rp);
         if (k->hd == 128)
-            krn_cuda_attn_rows_kernel<4><<<grid, k->threads, k->smem, s>>>(*rp);
+            krn_cuda_launch(krn_cuda_attn_rows_kernel<4>, KRN_CUDA_PDL_ATTN, grid, k->threads,
+                            k->smem, s, *rp);
         else
-            krn_cuda_attn_rows_kernel<2><<<grid, k->threads, k->smem, s>>>(*rp);
+            krn_cuda_launch(krn_cuda_attn_rows_kernel<2>, KRN_CUDA_PDL_ATTN, grid, k->threads,
+                            k->smem, s, *rp);
         return KRN_CUDA_LAUNCHED("krn_cuda_attn_rows_kernel", err);
     }
     krn_cuda__chunk_p *cp = &k->cp;
     batch(cp);
-    krn_cuda_attn_chunk_kernel<<<grid, k->threads, k->smem, s>>>(*cp);
+    krn_cuda_launch(krn_cuda_attn_chunk_kernel, KRN_CUDA_PDL_ATTN, grid, k->threads, k->smem, s,
+                    *cp);
     return KRN_CUDA_LAUNCHED("krn_cuda_attn_chunk_kernel", err);
 }
 
@@ -1267,8 +1275,9 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
         mp.c0 = c0;
         const int32_t nb_here = nc - c0 < nbatch ? nc - c0 : nbatch;
         if (krn_cuda__chunks(&ck, c0, nb_here, nbatch, 0, 0, a->xq, s, err)) return -1;
-        krn_cuda_attn_merge_kernel<<<dim3((unsigned)a->n_head, (unsigned)a->n_rows),
-                                     mthreads, 4 * sizeof(float) * (size_t)nbatch, s>>>(mp);
+        krn_cuda_launch(krn_cuda_attn_merge_kernel, KRN_CUDA_PDL_ATTN,
+                        dim3((unsigned)a->n_head, (unsigned)a->n_rows), mthreads,
+                        4 * sizeof(float) * (size_t)nbatch, s, mp);
         if (KRN_CUDA_LAUNCHED("krn_cuda_attn_merge_kernel", err)) return -1;
     }
     return quant;

@@ -28,6 +28,19 @@ int krn_cuda_check(cudaError_t rc, const char *what, const char *where,
 
 extern "C" bool krn_cuda_built(void) { return true; }
 
+int krn_cuda_pdl = 0;
+
+int krn_cuda_launch_setup(int device, sb_err *err) {
+    int major = 0;
+    if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                                              device), err))
+        return -1;
+    const char *e = getenv("SB_CUDA_PDL");
+    if (major < 9) krn_cuda_pdl = 0;
+    else krn_cuda_pdl = e && *e ? atoi(e) & KRN_CUDA_PDL_ALL : KRN_CUDA_PDL_DEFAULT;
+    return 0;
+}
+
 static void krn_cuda__destroy(krn_backend *b) {
     krn_cuda *c = (krn_cuda *)b;
     if (!c) return;
@@ -414,7 +427,7 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
                 }
         }
     }
-    if (krn_cuda_matmul_setup(&c->cfg, device, err) ||
+    if (krn_cuda_launch_setup(device, err) || krn_cuda_matmul_setup(&c->cfg, device, err) ||
         krn_cuda_attention_setup(model->head_dim, model->n_head / model->n_head_kv, err) ||
         KRN_CUDA_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), err) ||
         krn_cuda__alloc_all(c, model, opt->kv_capacity, err) ||

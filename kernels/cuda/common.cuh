@@ -155,6 +155,63 @@ static __device__ __forceinline__ uint16_t float_to_half(float f) {
     return (uint16_t)(sign | shift_rne(man, (int)(126u - e)));
 }
 
+// ---- programmatic dependent launch (sm_90 and later) -------------------------
+//
+// Kernels are launched with krn_cuda_launch, which on sm_90+ lets a kernel
+// start while the kernel before it on the stream is still finishing (its
+// last blocks retiring), so launch latency and the ramp of a new grid
+// overlap the tail of the old one. Every kernel therefore calls
+// grid_dep_sync() before it touches memory another kernel writes:
+// griddepcontrol.wait returns once the previous grid has completed and its
+// writes are visible (so, by induction, every earlier grid's too), and
+// launch_dependents lets the next kernel be scheduled as this one's blocks
+// retire. Only the order of launches is relaxed; each kernel still reads
+// exactly what it read before, so no bit can change. Without the attribute
+// (older GPUs, SB_CUDA_PDL=0) both instructions are no-ops.
+static __device__ __forceinline__ void grid_dep_sync() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// The kinds of kernel that may start early, as bits of krn_cuda_pdl (set
+// by krn_cuda_launch_setup: 0 below compute capability 9, else
+// SB_CUDA_PDL's value, by default KRN_CUDA_PDL_DEFAULT).
+// The default is what measured fastest on the H200 (bench/RESULTS.md,
+// eighth pass): early starts for the small kernels and the GEMV-like
+// matmuls, whose first weight stages are copied before grid_dep_sync;
+// attention and the tensor-core matmul ran slower starting early.
+enum {
+    KRN_CUDA_PDL_GEMV = 1,  // gemv, ref and float-weight matmuls (matmul.cu)
+    KRN_CUDA_PDL_ATTN = 2,  // attention and its merge (attention.cu)
+    KRN_CUDA_PDL_OTHER = 4, // norms, RoPE, quantization, SwiGLU, embedding
+    KRN_CUDA_PDL_MMA = 8,   // the tensor-core matmul (matmul.cu)
+    KRN_CUDA_PDL_ALL = 15,
+    KRN_CUDA_PDL_DEFAULT = KRN_CUDA_PDL_GEMV | KRN_CUDA_PDL_OTHER,
+};
+extern int krn_cuda_pdl;
+
+int krn_cuda_launch_setup(int device, sb_err *err);
+
+// kernel<<<grid, block, smem, s>>>(args...), with the overlap above when
+// krn_cuda_pdl has the kernel's kind. Check with KRN_CUDA_LAUNCHED.
+template <typename... P, typename... A>
+static void krn_cuda_launch(void (*kernel)(P...), int kind, dim3 grid, dim3 block, size_t smem,
+                            cudaStream_t s, A... args) {
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cfg.attrs = &attr;
+    cfg.numAttrs = (krn_cuda_pdl & kind) ? 1 : 0;
+    (void)cudaLaunchKernelEx(&cfg, kernel, args...);
+}
+
 // ---- host-side error checks ---------------------------------------------------
 
 // Fills err with the failing call, its location and CUDA's message; returns

@@ -63,6 +63,9 @@ typedef struct krn_cuda_act {
 //                              lane class each) instead of 16 (two each)
 //   SB_CUDA_GRAPHS=0           launch every kernel of a step directly
 //                              instead of replaying a CUDA graph per row count
+//   SB_CUDA_PDL=MASK           which kernels may start during the tail of
+//                              the one before (sm_90+; bits of common.cuh's
+//                              KRN_CUDA_PDL_*; 0: none, 15: all; default 5)
 //   SB_CUDA_PROFILE=1          time each stage (events; graphs off); the
 //                              table is printed to stderr by krn_destroy
 typedef struct krn_cuda_cfg {

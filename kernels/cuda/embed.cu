@@ -10,6 +10,7 @@
 __global__ void krn_cuda_embed_kernel(const uint8_t *tok, int type,
                                       uint64_t row_bytes, int64_t n,
                                       const int32_t *tokens, float *x) {
+    grid_dep_sync(); // common.cuh: before any global access
     const int r = blockIdx.x;
     const int64_t e = (int64_t)blockIdx.y * blockDim.x + threadIdx.x;
     if (e >= n) return;
@@ -24,8 +25,7 @@ int krn_cuda_embed(const krn_cuda_mat *tok, const int32_t *tokens, int n_rows,
                           "1..%d rows of >= 1", n_rows, (long long)tok->ne0,
                           KRN_MAX_ROWS);
     const dim3 grid((unsigned)n_rows, (unsigned)((tok->ne0 + 255) / 256));
-    krn_cuda_embed_kernel<<<grid, 256, 0, s>>>(tok->data, (int)tok->type,
-                                               tok->row_bytes, tok->ne0,
-                                               tokens, x);
+    krn_cuda_launch(krn_cuda_embed_kernel, KRN_CUDA_PDL_OTHER, grid, 256, 0, s, tok->data,
+                    (int)tok->type, tok->row_bytes, tok->ne0, tokens, x);
     return KRN_CUDA_LAUNCHED("krn_cuda_embed_kernel", err);
 }

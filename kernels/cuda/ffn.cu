@@ -13,6 +13,7 @@
 // quantization block (lane l element 32b + l), all in range or all out.
 __global__ void krn_cuda_swiglu_kernel(float *g, const float *u, int64_t n,
                                        krn_cuda_act xq) {
+    grid_dep_sync(); // common.cuh: before any global access
     const int r = blockIdx.x;
     const int64_t e = (int64_t)blockIdx.y * blockDim.x + threadIdx.x;
     if (e >= n) return; // warp-uniform
@@ -30,6 +31,6 @@ int krn_cuda_swiglu_quant(float *g, const float *u, int64_t n, int n_rows,
                           const krn_cuda_act *xq, cudaStream_t s, sb_err *err) {
     if (krn_cuda_check_act_rows(__func__, n, n_rows, xq, err)) return -1;
     const dim3 grid((unsigned)n_rows, (unsigned)((n + 255) / 256));
-    krn_cuda_swiglu_kernel<<<grid, 256, 0, s>>>(g, u, n, *xq);
+    krn_cuda_launch(krn_cuda_swiglu_kernel, KRN_CUDA_PDL_OTHER, grid, 256, 0, s, g, u, n, *xq);
     return KRN_CUDA_LAUNCHED("krn_cuda_swiglu_kernel", err);
 }

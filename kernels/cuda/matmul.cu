@@ -140,8 +140,8 @@ krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
     const int64_t tile = (int64_t)blockIdx.x * KRN_CUDA__GV_WARPS + warp;
     const krn_cuda__mm_out &out = p.out[mm_which(p, tile)];
     const int64_t o = tile - out.tile0;
-    if (o >= out.ne1) return; // warp-uniform; the kernel has no block barrier
-    const uint8_t *row = out.w + (uint64_t)o * out.row_bytes;
+    const bool live = o < out.ne1; // warp-uniform; the kernel has no block barrier
+    const uint8_t *row = out.w + (uint64_t)(live ? o : 0) * out.row_bytes;
     const int64_t nblk = p.nb / BPG;
     const int nstages = (p.nb + 63) / 64;
 
@@ -164,12 +164,23 @@ krn_cuda_gemv_kernel(const __grid_constant__ krn_cuda__mm_params p) {
         cp_async_commit();
     };
 
+    // The first two stages are weights only, which no kernel writes: they
+    // are copied before grid_dep_sync, while the kernel before this one (whose
+    // output is the input x) may still be finishing.
+    if (live) {
+        issue(0, 0);
+        issue(1, 1);
+    }
+    grid_dep_sync();
+    if (!live) return;
     for (int r0 = 0; r0 < p.n_rows; r0 += RT) {
         float acc[RT];
 #pragma unroll
         for (int t = 0; t < RT; t++) acc[t] = 0.0f;
-        issue(0, 0);
-        issue(1, 1);
+        if (r0 > 0) {
+            issue(0, 0);
+            issue(1, 1);
+        }
         int cur = 0; // s % NST
         for (int s = 0; s < nstages; s++) {
             cp_async_wait<1>(); // this lane's copies of stage s have landed
@@ -294,6 +305,7 @@ static __device__ __forceinline__ float mma_unbias(int v) {
 template <int T, int STAGES, int LC>
 __global__ void __launch_bounds__(32 * 32 / LC, 1)
 krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
+    grid_dep_sync(); // common.cuh: before any global access
     using G_ = krn_cuda__mma_geom<T>;
     constexpr int BB = qt<T>::bb, BPG = qt<T>::bpg, GPB = 32 / BPG;
     constexpr int RAWS = G_::RAWS, XQS = G_::XQS;
@@ -548,6 +560,7 @@ krn_cuda_mma_kernel(const __grid_constant__ krn_cuda__mm_params p) {
 
 template <int T>
 __global__ void krn_cuda_mm_ref_kernel(const __grid_constant__ krn_cuda__mm_params p) {
+    grid_dep_sync(); // common.cuh: before any global access
     constexpr bool has_min = T == KRN_Q4_1 || T == KRN_Q5_1 || T == KRN_Q4_K ||
                              T == KRN_Q5_K;
     const int lane = threadIdx.x & 31;
@@ -594,6 +607,7 @@ __global__ void krn_cuda_mm_f_kernel(const uint8_t *w, uint64_t row_bytes,
                                      int64_t ne1, int64_t n, const float *x,
                                      const float *bias, bool accumulate,
                                      float *y, int64_t ldy, int n_rows) {
+    grid_dep_sync(); // common.cuh: before any global access
     const int lane = threadIdx.x & 31;
     const int64_t o = (int64_t)blockIdx.x * KRN_CUDA__GV_WARPS + (threadIdx.x >> 5);
     if (o >= ne1) return; // warp-uniform
@@ -654,9 +668,9 @@ static int krn_cuda__mm_check(const krn_cuda_mm *mm, sb_err *err) {
 }
 
 #define KRN_CUDA__MM_F(T)                                                     \
-    krn_cuda_mm_f_kernel<T><<<grid, block, 0, s>>>(w->data, w->row_bytes,     \
-        w->ne1, w->ne0, mm->x, mm->bias, mm->accumulate, mm->y, mm->ldy,      \
-        mm->n_rows)
+    krn_cuda_launch(krn_cuda_mm_f_kernel<T>, KRN_CUDA_PDL_GEMV, grid, block, 0, s,      \
+                    w->data, w->row_bytes, w->ne1, w->ne0, mm->x, mm->bias,           \
+                    mm->accumulate, mm->y, mm->ldy, mm->n_rows)
 
 // One float-weight matrix: grid ceil(ne1 / 4) blocks of 4 warps.
 static int krn_cuda__matmul_f(const krn_cuda_mm *mm, cudaStream_t s, sb_err *err) {
@@ -679,7 +693,8 @@ static int krn_cuda__matmul_f(const krn_cuda_mm *mm, cudaStream_t s, sb_err *err
 template <int T, int RT>
 static void krn_cuda__launch_gemv(const krn_cuda__mm_params &p, int64_t tiles, cudaStream_t s) {
     const unsigned grid = (unsigned)((tiles + KRN_CUDA__GV_WARPS - 1) / KRN_CUDA__GV_WARPS);
-    krn_cuda_gemv_kernel<T, RT><<<grid, 32 * KRN_CUDA__GV_WARPS, 0, s>>>(p);
+    krn_cuda_launch(krn_cuda_gemv_kernel<T, RT>, KRN_CUDA_PDL_GEMV, grid, 32 * KRN_CUDA__GV_WARPS,
+                    0, s, p);
 }
 
 // The tensor-core kernel's pipeline depth for type T: the depth asked for
@@ -698,7 +713,8 @@ static void krn_cuda__launch_q(int kind, int stages, int warps32,
                                const krn_cuda__mm_params &p, int64_t tiles, cudaStream_t s) {
     if (kind == 2) {
         const unsigned grid = (unsigned)((tiles + KRN_CUDA__GV_WARPS - 1) / KRN_CUDA__GV_WARPS);
-        krn_cuda_mm_ref_kernel<T><<<grid, 32 * KRN_CUDA__GV_WARPS, 0, s>>>(p);
+        krn_cuda_launch(krn_cuda_mm_ref_kernel<T>, KRN_CUDA_PDL_GEMV, grid,
+                        32 * KRN_CUDA__GV_WARPS, 0, s, p);
     } else if (kind == 1) {
         const int n = p.n_rows;
         if (n == 1) krn_cuda__launch_gemv<T, 1>(p, tiles, s);
@@ -709,12 +725,11 @@ static void krn_cuda__launch_q(int kind, int stages, int warps32,
         const unsigned grid = (unsigned)(tiles * p.n_rt);
         const int st = krn_cuda__mma_stages<T>(stages);
         const size_t sm = krn_cuda__mma_geom<T>::smem(st);
-        if (st == 3 && warps32) krn_cuda_mma_kernel<T, 3, 1><<<grid, 1024, sm, s>>>(p);
-        else if (st == 3) krn_cuda_mma_kernel<T, 3, 2><<<grid, 512, sm, s>>>(p);
-        else if (st == 2 && warps32) krn_cuda_mma_kernel<T, 2, 1><<<grid, 1024, sm, s>>>(p);
-        else if (st == 2) krn_cuda_mma_kernel<T, 2, 2><<<grid, 512, sm, s>>>(p);
-        else if (warps32) krn_cuda_mma_kernel<T, 1, 1><<<grid, 1024, sm, s>>>(p);
-        else krn_cuda_mma_kernel<T, 1, 2><<<grid, 512, sm, s>>>(p);
+        void (*kernel)(const krn_cuda__mm_params) =
+            st == 3   ? (warps32 ? krn_cuda_mma_kernel<T, 3, 1> : krn_cuda_mma_kernel<T, 3, 2>)
+            : st == 2 ? (warps32 ? krn_cuda_mma_kernel<T, 2, 1> : krn_cuda_mma_kernel<T, 2, 2>)
+                      : (warps32 ? krn_cuda_mma_kernel<T, 1, 1> : krn_cuda_mma_kernel<T, 1, 2>);
+        krn_cuda_launch(kernel, KRN_CUDA_PDL_MMA, grid, warps32 ? 1024 : 512, sm, s, p);
     }
 }
 

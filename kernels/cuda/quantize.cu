@@ -12,6 +12,7 @@ enum { KRN_CUDA__QWARPS = 8 };
 // No float reduction: amax is a maximum, the sum an integer.
 __global__ void krn_cuda_quantize_kernel(const float *x, int64_t n,
                                          krn_cuda_act xq) {
+    grid_dep_sync(); // common.cuh: before any global access
     const int r = blockIdx.x, lane = threadIdx.x & 31;
     const int64_t b = (int64_t)blockIdx.y * KRN_CUDA__QWARPS + (threadIdx.x >> 5);
     const int64_t nb = n / KRN_QBLOCK;
@@ -37,6 +38,7 @@ int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_act 
     const int64_t nb = n / KRN_QBLOCK;
     const dim3 grid((unsigned)n_rows,
                     (unsigned)((nb + KRN_CUDA__QWARPS - 1) / KRN_CUDA__QWARPS));
-    krn_cuda_quantize_kernel<<<grid, 32 * KRN_CUDA__QWARPS, 0, s>>>(x, n, *xq);
+    krn_cuda_launch(krn_cuda_quantize_kernel, KRN_CUDA_PDL_OTHER, grid, 32 * KRN_CUDA__QWARPS, 0,
+                    s, x, n, *xq);
     return KRN_CUDA_LAUNCHED("krn_cuda_quantize_kernel", err);
 }

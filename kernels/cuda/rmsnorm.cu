@@ -24,6 +24,7 @@ template <bool STAGED>
 __global__ void __launch_bounds__(32 * KRN_CUDA__RMS_WARPS)
 krn_cuda_rmsnorm_quant_kernel(const float *x, const float *w, float eps, int64_t n,
                               float *y, krn_cuda_act xq) {
+    grid_dep_sync(); // common.cuh: before any global access
     constexpr int PER_THREAD = KRN_CUDA__RMS_STAGE_MAX / (32 * KRN_CUDA__RMS_WARPS) + 1;
     __shared__ float xs[STAGED ? KRN_CUDA__RMS_STAGE_MAX : 1];
     __shared__ float scale_s;
@@ -81,10 +82,10 @@ int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
     const int64_t groups = (n / KRN_QBLOCK + KRN_CUDA__RMS_WARPS - 1) / KRN_CUDA__RMS_WARPS;
     const dim3 grid((unsigned)n_rows, (unsigned)groups);
     if (n <= KRN_CUDA__RMS_STAGE_MAX)
-        krn_cuda_rmsnorm_quant_kernel<true><<<grid, 32 * KRN_CUDA__RMS_WARPS, 0, s>>>(
-            x, w, eps, n, y, *xq);
+        krn_cuda_launch(krn_cuda_rmsnorm_quant_kernel<true>, KRN_CUDA_PDL_OTHER, grid,
+                        32 * KRN_CUDA__RMS_WARPS, 0, s, x, w, eps, n, y, *xq);
     else
-        krn_cuda_rmsnorm_quant_kernel<false><<<grid, 32 * KRN_CUDA__RMS_WARPS, 0, s>>>(
-            x, w, eps, n, y, *xq);
+        krn_cuda_launch(krn_cuda_rmsnorm_quant_kernel<false>, KRN_CUDA_PDL_OTHER, grid,
+                        32 * KRN_CUDA__RMS_WARPS, 0, s, x, w, eps, n, y, *xq);
     return KRN_CUDA_LAUNCHED("krn_cuda_rmsnorm_quant_kernel", err);
 }

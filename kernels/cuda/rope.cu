@@ -16,6 +16,7 @@
 // thread's loads are in flight at once). Each k pair is rotated and written
 // to the cache by one thread.
 __global__ void krn_cuda_rope_kv_kernel(krn_cuda_rope_kv a) {
+    grid_dep_sync(); // common.cuh: before any global access
     const int r = blockIdx.x;
     const int32_t half = a.head_dim / 2, pos = a.pos[r];
     const int64_t q_dim = (int64_t)a.n_head * a.head_dim;
@@ -57,6 +58,6 @@ int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, cudaStream_t s, sb_err *er
     const int64_t items = (int64_t)(a->n_head + a->n_head_kv) * (a->head_dim / 2) +
                           (int64_t)a->n_head_kv * a->head_dim;
     const dim3 grid((unsigned)a->n_rows, (unsigned)((items + 255) / 256));
-    krn_cuda_rope_kv_kernel<<<grid, 256, 0, s>>>(*a);
+    krn_cuda_launch(krn_cuda_rope_kv_kernel, KRN_CUDA_PDL_OTHER, grid, 256, 0, s, *a);
     return KRN_CUDA_LAUNCHED("krn_cuda_rope_kv_kernel", err);
 }

@@ -295,21 +295,26 @@ static void env_restore(const char *name, char *saved) {
     free(saved);
 }
 
-/* SB_CUDA_MM as the test found it, put back by its teardown even when the
- * test fails part-way (a failure must not change the kernels of the tests
- * after it). */
-static char *saved_mm_env;
+/* An environment variable a test changes, as the test found it: put back
+ * by env_guard_restore (the test's teardown) even when the test fails
+ * part-way, so a failure cannot change the kernels of the tests after it. */
+typedef struct env_guard {
+    const char *name;
+    char *saved;
+} env_guard;
 
-static int save_mm_env(void **state) {
-    (void)state;
-    saved_mm_env = env_save("SB_CUDA_MM");
+static env_guard mm_guard = {"SB_CUDA_MM", NULL}, pdl_guard = {"SB_CUDA_PDL", NULL};
+
+static int env_guard_save(void **state) {
+    env_guard *g = *state;
+    g->saved = env_save(g->name);
     return 0;
 }
 
-static int restore_mm_env(void **state) {
-    (void)state;
-    env_restore("SB_CUDA_MM", saved_mm_env);
-    saved_mm_env = NULL;
+static int env_guard_restore(void **state) {
+    env_guard *g = *state;
+    env_restore(g->name, g->saved);
+    g->saved = NULL;
     return 0;
 }
 
@@ -394,8 +399,7 @@ static void test_rollback(void **state) {
  * prefills in steps of 50, the GPU in steps of 64 (so chunk and step
  * boundaries differ), then the GPU recomputes the last 12 positions one by
  * one (rewriting their slots with the same keys). */
-static void test_long_context(void **state) {
-    (void)state;
+static void check_long_context(const char *name) {
     enum { N = 300 };
     duo d = duo_create(&SMALL, &MIXED, 15, MAX_SEQ);
     int32_t seq[N];
@@ -405,13 +409,42 @@ static void test_long_context(void **state) {
     assert_sane(&d, want, N);
     run_chunked(&d, d.gpu, seq, N, 64, got);
     for (int p = 0; p < N; p++)
-        expect_same_row(&d, row_at(&d, want, p), row_at(&d, got, p), "300 positions", p, p);
+        expect_same_row(&d, row_at(&d, want, p), row_at(&d, got, p), name, p, p);
+    char what[96];
+    snprintf(what, sizeof what, "%s, single rows", name);
     for (int p = N - 12; p < N; p++) {
         step_seq(d.gpu, seq, p, 1, got);
-        expect_same_row(&d, row_at(&d, want, p), got, "300 positions, single rows", 0, p);
+        expect_same_row(&d, row_at(&d, want, p), got, what, 0, p);
     }
     free(want), free(got);
     duo_free(&d);
+}
+
+static void test_long_context(void **state) {
+    (void)state;
+    check_long_context("300 positions");
+}
+
+/* Kernels starting during the tail of the one before (SB_CUDA_PDL,
+ * common.cuh) for none of the kernels and for all of them (the default, a
+ * subset, is what the other tests run): the buckets and the long context
+ * give the CPU's bits either way, so no kernel reads what the kernel
+ * before it has not finished writing. */
+static void test_launch_overlap(void **state) {
+    (void)state;
+    static const char *const masks[] = {"0", "15"};
+    tm_types ty = tm_uniform_types(KRN_Q4_K, false);
+    ty.v = ty.down = ty.out = KRN_Q6_K;
+    for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
+        char name[96];
+        setenv("SB_CUDA_PDL", masks[i], 1);
+        snprintf(name, sizeof name, "wide q4_K_M, SB_CUDA_PDL=%s", masks[i]);
+        check_buckets(&WIDE, &ty, 12, name);
+        snprintf(name, sizeof name, "mixed, SB_CUDA_PDL=%s", masks[i]);
+        check_buckets(&SMALL, &MIXED, 11, name);
+        snprintf(name, sizeof name, "300 positions, SB_CUDA_PDL=%s", masks[i]);
+        check_long_context(name);
+    }
 }
 
 /* A CUDA backend for d's model made with SB_CUDA_ATTN=attn (the variable
@@ -717,8 +750,10 @@ int main(void) {
         cmocka_unit_test(test_mixed_types),
         cmocka_unit_test(test_buckets_mixed),
         cmocka_unit_test(test_buckets_wide_q4_k_m),
-        cmocka_unit_test_setup_teardown(test_buckets_matmul_kernels, save_mm_env,
-                                        restore_mm_env),
+        cmocka_unit_test_prestate_setup_teardown(test_buckets_matmul_kernels, env_guard_save,
+                                                 env_guard_restore, &mm_guard),
+        cmocka_unit_test_prestate_setup_teardown(test_launch_overlap, env_guard_save,
+                                                 env_guard_restore, &pdl_guard),
         cmocka_unit_test(test_prefill_chunking),
         cmocka_unit_test(test_rollback),
         cmocka_unit_test(test_long_context),
