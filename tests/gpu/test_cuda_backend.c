@@ -274,10 +274,17 @@ static void test_buckets_mixed(void **state) {
     check_buckets(&SMALL, &MIXED, 11, "mixed");
 }
 
+/* The tensor types of a Q4_K_M file: Q4_K, with Q6_K for V, down and the
+ * output. */
+static tm_types q4_k_m_types(void) {
+    tm_types ty = tm_uniform_types(KRN_Q4_K, false);
+    ty.v = ty.down = ty.out = KRN_Q6_K;
+    return ty;
+}
+
 static void test_buckets_wide_q4_k_m(void **state) {
     (void)state;
-    tm_types ty = tm_uniform_types(KRN_Q4_K, false);
-    ty.v = ty.down = ty.out = KRN_Q6_K; /* Q4_K_M's choices */
+    const tm_types ty = q4_k_m_types();
     check_buckets(&WIDE, &ty, 12, "wide q4_K_M");
 }
 
@@ -325,8 +332,7 @@ static void test_buckets_matmul_kernels(void **state) {
     (void)state;
     static const char *const env[][2] = {
         {"SB_CUDA_MM", "gemv"}, {"SB_CUDA_MM", "ref"}};
-    tm_types ty = tm_uniform_types(KRN_Q4_K, false);
-    ty.v = ty.down = ty.out = KRN_Q6_K;
+    const tm_types ty = q4_k_m_types();
     for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
         char name[96];
         setenv(env[i][0], env[i][1], 1);
@@ -433,8 +439,7 @@ static void test_long_context(void **state) {
 static void test_launch_overlap(void **state) {
     (void)state;
     static const char *const masks[] = {"0", "15"};
-    tm_types ty = tm_uniform_types(KRN_Q4_K, false);
-    ty.v = ty.down = ty.out = KRN_Q6_K;
+    const tm_types ty = q4_k_m_types();
     for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
         char name[96];
         setenv("SB_CUDA_PDL", masks[i], 1);
