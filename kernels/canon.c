@@ -1,6 +1,7 @@
 /*
- * canon.c — the canonical arithmetic of kernels.h section 2: activation
- * quantization, weight unpacking, the block dots and the lane sum.
+ * canon.c — the canonical arithmetic of kernels.h section 2 (v2): activation
+ * quantization in groups, weight unpacking, the chunked quantized dot, the
+ * float dot and the lane sum.
  *
  * Every backend must reproduce these functions bit for bit, so each float
  * operation below is one IEEE fp32 operation rounded as written (the build
@@ -37,26 +38,32 @@ static int8_t krn__round_q8(float v) {
     return (int8_t)r;
 }
 
-static void krn__quantize_act_block(const float *x, krn_act_block *o) {
+/* One group of g elements (32 or 256) into g/32 blocks: one scale for the
+ * group (stored in each of its blocks), a code sum per block. */
+static void krn__quantize_act_group(const float *x, krn_act_block *o, int64_t g) {
     float amax = 0.0f;
-    for (int i = 0; i < KRN_QBLOCK; i++) {
+    for (int64_t i = 0; i < g; i++) {
         float a = fabsf(x[i]);
         amax = a > amax ? a : amax;
     }
     const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
-    int32_t sum = 0;
-    for (int i = 0; i < KRN_QBLOCK; i++) {
-        o->q[i] = krn__round_q8(x[i] * id);
-        sum += o->q[i];
+    const float d = amax / 127.0f;
+    for (int64_t b = 0; b < g / KRN_QBLOCK; b++) {
+        int32_t sum = 0;
+        for (int i = 0; i < KRN_QBLOCK; i++) {
+            o[b].q[i] = krn__round_q8(x[b * KRN_QBLOCK + i] * id);
+            sum += o[b].q[i];
+        }
+        o[b].d = d;
+        o[b].sum = sum;
     }
-    o->d = amax / 127.0f;
-    o->sum = sum;
 }
 
 void krn_quantize_act(const float *x, krn_act_block *out, int64_t n) {
     assert(n % KRN_QBLOCK == 0);
-    for (int64_t b = 0; b < n / KRN_QBLOCK; b++)
-        krn__quantize_act_block(x + b * KRN_QBLOCK, &out[b]);
+    const int64_t g = krn_act_group(n);
+    for (int64_t i = 0; i < n / g; i++)
+        krn__quantize_act_group(x + i * g, out + i * (g / KRN_QBLOCK), g);
 }
 
 /* ---- weight unpacking ----------------------------------------------------- */
@@ -74,6 +81,7 @@ static void krn__wblock_init(krn_wblock *o, float d, float m) {
     o->m = m;
     o->mul_lo = 1;
     o->mul_hi = 1;
+    o->mn = 0;
 }
 
 /* Little-endian 8-byte load and store (one move on a little-endian host,
@@ -129,9 +137,8 @@ static void krn__legacy_codes(const uint8_t *qs, const uint8_t *qh, bool five,
 }
 
 /* Q4_0/Q4_1/Q5_0/Q5_1: one 32-element block. Codes are signed (c-8, c-16)
- * without a min, unsigned (0..15, 0..31) with one; the min is stored
- * negated (m_j = -m) so that every min type shares
- * v = dx*((d*I) - (m_j*s)). */
+ * without a min, unsigned (0..15, 0..31) with one (whose weight is
+ * d*c + m: the block value adds m_b*s_b). */
 static void krn__unpack_legacy(const uint8_t *b, krn_wblock *o, bool has_min,
                                bool five) {
     const int qs = five ? (has_min ? KRN__Q5_1_QS : KRN__Q5_0_QS)
@@ -140,7 +147,7 @@ static void krn__unpack_legacy(const uint8_t *b, krn_wblock *o, bool has_min,
     const int off = has_min ? 0 : (five ? 16 : 8);
     /* The min sits at the same offset in Q4_1 and Q5_1. */
     krn__wblock_init(o, krn__half_at(b),
-                     has_min ? -krn__half_at(b + KRN__Q4_1_M) : 0.0f);
+                     has_min ? krn__half_at(b + KRN__Q4_1_M) : 0.0f);
     krn__legacy_codes(b + qs, b + qh, five, off, o->q);
 }
 
@@ -175,9 +182,9 @@ static void krn__k5_high_bits(const uint8_t *restrict qh,
     }
 }
 
-/* Q4_K/Q5_K super-block into 8 blocks: d_j = d*sc_j and m_j = dmin*min_j,
- * the same products ggml's dequantization forms, so d_j*c - m_j is the
- * dequantized weight bit for bit. Codes are unsigned (0..15 or 0..31).
+/* Q4_K/Q5_K super-block into 8 blocks: each holds the super-block's d and
+ * dmin, its 6-bit scale sc_j as both multipliers and its 6-bit min m_j as
+ * mn (the weight is d*sc_j*c - dmin*m_j). Codes are unsigned (0..15 or 0..31).
  * Blocks 2p and 2p+1 take the low and high nibbles of qs[32p .. 32p+31];
  * Q5_K's 5th bit of element l of block j is bit j of qh[l]. */
 static void krn__unpack_k45(const uint8_t *b, krn_wblock *o, bool five) {
@@ -188,7 +195,9 @@ static void krn__unpack_k45(const uint8_t *b, krn_wblock *o, bool five) {
     for (int j = 0; j < 8; j++) {
         uint8_t sc, mn;
         krn__k_scale_min(b + KRN__QK_SCALES, j, &sc, &mn);
-        krn__wblock_init(&o[j], d * (float)sc, dmin * (float)mn);
+        krn__wblock_init(&o[j], d, dmin);
+        o[j].mul_lo = o[j].mul_hi = sc;
+        o[j].mn = mn;
     }
     for (int p = 0; p < 4; p++)
         krn__nibbles(qs + 32 * p, o[2 * p].q, o[2 * p + 1].q);
@@ -208,8 +217,9 @@ static void krn__q6_half(const uint8_t *restrict ql, const uint8_t *restrict qh,
     }
 }
 
-/* Q6_K super-block into 8 blocks: d_j = d, codes c-32 (-32..31), and the
- * int8 scales of the two 16-element sub-blocks 2j, 2j+1 as multipliers.
+/* Q6_K super-block into 8 blocks: the super-block's d, codes c-32
+ * (-32..31), and the int8 scales of the two 16-element sub-blocks 2j, 2j+1
+ * as multipliers.
  * In each 128-element half h, element l of quarter k (block 4h+k) has its
  * low 4 bits in ql[64h + l + 32(k&1)] (low nibble for k < 2) and its top 2
  * bits at bits 2k..2k+1 of qh[32h + l]. */
@@ -277,7 +287,7 @@ float krn_lane_sum(const float *v, int64_t n) {
 
 /* The exact block integer I_j = mul_lo*Σlo + mul_hi*Σhi. It fits in int32
  * for blocks from krn_unpack_row (|mul| <= 128): |Σ half| <= 16*128*127 =
- * 260096, so |I_j| < 2^26. Being an exact integer, it may be computed by
+ * 260096, so |I_j| < 2^26, and a super-block's A (8 blocks) < 2^29. Being an exact integer, it may be computed by
  * any instruction sequence: SSE2 where available, else portable C
  * (-DKRN_NO_SIMD forces the portable path, e.g. to test it on x86). */
 
@@ -331,18 +341,46 @@ static inline int32_t krn__block_int(const krn_wblock *w,
 }
 #endif
 
-float krn_dot_q(const krn_wblock *w, const krn_act_block *x, int64_t nb,
-                bool has_min) {
-    float lane[KRN_LANES] = {0};
-    for (int64_t j = 0; j < nb; j++) {
-        const float fi = (float)krn__block_int(&w[j], &x[j]);
-        float v = w[j].d * fi;
+/* The float value v of one group (kernels.h §2): K-quants fold the whole
+ * super-block into the integers A and B, legacy types add a float per block. */
+static float krn__group_value(const krn_wblock *w, const krn_act_block *x,
+                              int64_t blocks, bool kquant, bool has_min) {
+    if (kquant) {
+        int32_t a = 0, bm = 0;
+        for (int64_t b = 0; b < blocks; b++) {
+            a += krn__block_int(&w[b], &x[b]);
+            bm += (int32_t)w[b].mn * x[b].sum;
+        }
+        float t = w[0].d * (float)a;
         if (has_min)
-            v = v - w[j].m * (float)x[j].sum;
-        v = x[j].d * v;
-        lane[j % KRN_LANES] = lane[j % KRN_LANES] + v;
+            t = t - w[0].m * (float)bm;
+        return x[0].d * t;
     }
-    return krn__fold(lane);
+    float sum = 0.0f;
+    for (int64_t b = 0; b < blocks; b++) {
+        float u = w[b].d * (float)krn__block_int(&w[b], &x[b]);
+        if (has_min)
+            u = u + w[b].m * (float)x[b].sum;
+        sum = sum + u;
+    }
+    return x[0].d * sum;
+}
+
+float krn_dot_q(const krn_wblock *w, const krn_act_block *x, int64_t nb,
+                krn_type type) {
+    const int64_t per = krn_act_group(nb * KRN_QBLOCK) / KRN_QBLOCK;
+    const int64_t n_groups = nb / per, len = krn_chunk_len(n_groups);
+    const bool kquant = krn_type_is_kquant(type), has_min = krn_type_has_min(type);
+    assert(!kquant || per * KRN_QBLOCK == KRN_SUPER);
+    float dot = 0.0f;
+    for (int64_t c0 = 0; c0 < n_groups; c0 += len) {
+        float part = 0.0f;
+        for (int64_t g = c0; g < c0 + len && g < n_groups; g++)
+            part = part + krn__group_value(w + g * per, x + g * per, per, kquant,
+                                           has_min);
+        dot = dot + part;
+    }
+    return dot;
 }
 
 /* Each block is one chain of 32 dependent adds, but consecutive blocks'

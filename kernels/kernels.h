@@ -73,31 +73,49 @@ void krn_dequantize_row(krn_type type, const void *src, float *dst, int64_t n);
  * models; not tuned for quality. Returns false for an unsupported type. */
 bool krn_quantize_row(krn_type type, const float *src, void *dst, int64_t n);
 
-/* ==== 2. The canonical arithmetic ==========================================
+/* ==== 2. The canonical arithmetic (v2) =====================================
  * All float operations are IEEE fp32, each rounded as written, in the order
- * written (the build uses -ffp-contract=off, so no FMA is invented).
+ * written (the build uses -ffp-contract=off, so no FMA is invented). Integer
+ * sums are exact, so they may be formed in any order by any instruction
+ * (dp4a, int8 tensor-core MMA, SIMD): only the float work below is pinned.
+ * docs/determinism.md explains the design; this is the definition.
  *
- * Lane sum. A sum of n floats is computed with KRN_LANES = 32 partial sums:
- * lane l adds elements l, l+32, l+64, ... in order starting from 0.0f, then
- * the lanes are folded by a butterfly: for off = 16, 8, 4, 2, 1:
- * lane[l] = lane[l] + lane[l + off]. The answer is lane[0]. A GPU warp gets
- * the same bits with a shuffle-xor reduction.
+ * Lane sum (norms and attention scores). A sum of n floats is computed with
+ * KRN_LANES = 32 partial sums: lane l adds elements l, l+32, l+64, ... in
+ * order starting from 0.0f, then the lanes are folded by a butterfly: for
+ * off = 16, 8, 4, 2, 1: lane[l] = lane[l] + lane[l + off]. The answer is
+ * lane[0]. A GPU warp gets the same bits with a shuffle-xor reduction.
  *
- * Quantized matmul, one output y = W[o,:]·x. The activation row x is
- * quantized per 32 elements (krn_quantize_act): dx = amax / 127,
- * qx = rint(x * (127 / amax)) (0 when amax is 0), s = Σ qx. The weight row
- * is unpacked into the same 32-element blocks (krn_unpack_row): int8 q[32],
- * integer multipliers for its two halves, and float coefficients d and m.
- * Block j then gives the exact integers
- *     I_j = mul_lo·Σ_{i<16} q_i·qx_i + mul_hi·Σ_{i≥16} q_i·qx_i,
- * and the float value
- *     v_j = dx_j · (d_j · (float)I_j)                    (no min term), or
- *     v_j = dx_j · ((d_j · (float)I_j) − (m_j · (float)s_j))  (has_min),
- * where d_j, m_j are formed at unpack time as:
- *     Q8_0, Q4_0, Q5_0: d_j = d; Q4_1, Q5_1: d_j = d, m_j = −m;
- *     Q4_K, Q5_K: d_j = d · (float)sc_j, m_j = dmin · (float)min_j;
- *     Q6_K: d_j = d and the two 16-element scales are mul_lo/mul_hi.
- * y is the lane sum of v_0, v_1, ... (lane l takes blocks l, l+32, ...).
+ * Activation quantization (krn_quantize_act). A row of n floats is cut into
+ * groups of G = krn_act_group(n) elements: 256 when n % 256 == 0, else 32.
+ * Per group: amax = max |x_i| (a NaN never wins), id = 127 / amax (0 when
+ * amax is 0), qx_i = rint(x_i * id) clamped to [-127, 127] (NaN: 0), and
+ * dx = amax / 127. Per 32-element block b: s_b = Σ qx_i over the block.
+ *
+ * Quantized matmul, one output y = W[o,:]·x. The weight row is read as
+ * int8 codes q (krn_unpack_row) in 32-element blocks, with each block's
+ * integer multipliers and its float coefficients. For every group g of the
+ * activation row the exact integers and one float value v_g are:
+ *   K-quants (Q4_K, Q5_K; G = 256, one super-block): with the 6-bit scale
+ *     sc_j and min m_j of sub-block j and the super-block's d and dmin,
+ *       A = Σ_j sc_j · Σ_i q_i·qx_i,   B = Σ_j m_j · s_j
+ *       v = dx · ((d · (float)A) − (dmin · (float)B))
+ *   Q6_K (G = 256): codes q − 32, an int8 scale sc_k per 16 elements,
+ *       A = Σ_k sc_k · Σ_i (q_i − 32)·qx_i,   v = dx · (d · (float)A)
+ *   legacy types (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0; G = 32 or 256): per block b
+ *     of the group, in order, with the block's d_b (and min m_b),
+ *       u_b = d_b · (float)I_b          (I_b = Σ_i q_i·qx_i), or
+ *       u_b = (d_b · (float)I_b) + (m_b · (float)s_b)      (Q4_1, Q5_1)
+ *     w = 0.0f, w = w + u_b for each block, and v = dx · w.
+ *   (float)A is a correctly rounded int32 -> fp32 conversion; d, dmin, d_b
+ *   and m_b are the file's halves widened exactly.
+ * The groups are summed in P chunks of L = krn_chunk_len(n / G) consecutive
+ * groups (P = ceil((n / G) / L) <= KRN_MAX_CHUNKS): each chunk's partial
+ * starts at 0.0f and adds its v_g in order; the dot starts at 0.0f and adds
+ * the partials in chunk order. The chunking depends only on n, so a GEMV
+ * whose lanes each take a chunk, a tensor-core tile that walks every group
+ * in order, and a split-K launch whose blocks each take one chunk all give
+ * the same bits, for 1 row or 1,000.
  * Float weights (F32/F16/BF16) skip quantization: block j's value is the
  * sequential sum over i = 0..31 of w_i · x_i starting from 0.0f, and y is
  * the lane sum of those block values.
@@ -105,21 +123,41 @@ bool krn_quantize_row(krn_type type, const float *src, void *dst, int64_t n);
  * Everything else (norms, RoPE, attention, SiLU, sampling) is specified
  * where it is implemented, in kernels/cpu/<op>.c. */
 
-enum { KRN_QBLOCK = 32, KRN_LANES = 32 };
+enum {
+    KRN_QBLOCK = 32,     /* elements of a weight block / activation block */
+    KRN_SUPER = 256,     /* elements of a K-quant super-block */
+    KRN_LANES = 32,      /* partials of the lane sum */
+    KRN_MAX_CHUNKS = 8,  /* most chunks of a quantized dot */
+};
 
-/* One 32-element block of a quantized activation row. */
+/* Elements per activation quantization group for rows of n: KRN_SUPER when
+ * n % KRN_SUPER == 0, else KRN_QBLOCK. */
+static inline int64_t krn_act_group(int64_t n) {
+    return n % KRN_SUPER == 0 ? KRN_SUPER : KRN_QBLOCK;
+}
+
+/* Groups per chunk of a quantized dot over n_groups groups: at most
+ * KRN_MAX_CHUNKS chunks, all but the last of this length. */
+static inline int64_t krn_chunk_len(int64_t n_groups) {
+    return (n_groups + KRN_MAX_CHUNKS - 1) / KRN_MAX_CHUNKS;
+}
+
+/* One 32-element block of a quantized activation row. With G = 256 the 8
+ * blocks of a group hold the same d (the group's dx). */
 typedef struct krn_act_block {
-    float d;          /* dx: amax / 127 */
-    int32_t sum;      /* s: Σ qx */
+    float d;          /* dx of the block's group: amax / 127 */
+    int32_t sum;      /* s: Σ qx over this block */
     int8_t q[KRN_QBLOCK];
 } krn_act_block;
 
 /* One 32-element block of an unpacked weight row (see above). */
 typedef struct krn_wblock {
-    float d;          /* d_j */
-    float m;          /* m_j; used only when the row's type has a min */
-    int16_t mul_lo;   /* multiplier of Σ over elements 0..15 */
-    int16_t mul_hi;   /* multiplier of Σ over elements 16..31 */
+    float d;          /* legacy: d_b; K-quants: the super-block's d */
+    float m;          /* legacy with a min: m_b; Q4_K/Q5_K: dmin; else 0 */
+    int16_t mul_lo;   /* integer multiplier of Σ over elements 0..15: */
+    int16_t mul_hi;   /*   and 16..31 (Q4_K/Q5_K: sc_j twice; Q6_K: its two
+                         int8 scales; legacy: 1) */
+    int16_t mn;       /* Q4_K/Q5_K: m_j; else 0 */
     int8_t q[KRN_QBLOCK];
 } krn_wblock;
 
@@ -129,15 +167,18 @@ bool krn_type_has_min(krn_type type);
 /* True for the types that go through the integer path (all but F32, F16,
  * BF16). */
 bool krn_type_is_quantized(krn_type type);
+/* True for the K-quants (Q4_K, Q5_K, Q6_K): 256-element super-blocks. */
+bool krn_type_is_kquant(krn_type type);
 
-/* Quantize n activations (n % 32 == 0) into n/32 blocks. */
+/* Quantize n activations (n % 32 == 0) into n/32 blocks, in groups of
+ * krn_act_group(n). */
 void krn_quantize_act(const float *x, krn_act_block *out, int64_t n);
 /* Unpack a quantized weight row of n weights into n/32 blocks. */
 void krn_unpack_row(krn_type type, const void *row, krn_wblock *out, int64_t n);
-/* The canonical dot of an unpacked weight row and a quantized activation row,
- * nb = n/32 blocks, has_min from krn_type_has_min. */
+/* The canonical dot of an unpacked weight row of `type` and a quantized
+ * activation row, both of nb = n/32 blocks. */
 float krn_dot_q(const krn_wblock *w, const krn_act_block *x, int64_t nb,
-                bool has_min);
+                krn_type type);
 /* The canonical dot of two float rows of n elements (n % 32 == 0). */
 float krn_dot_f(const float *w, const float *x, int64_t n);
 /* The canonical lane sum of n floats (any n >= 0). */

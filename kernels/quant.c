@@ -71,6 +71,10 @@ bool krn_type_has_min(krn_type type) {
            type == KRN_Q5_K;
 }
 
+bool krn_type_is_kquant(krn_type type) {
+    return type == KRN_Q4_K || type == KRN_Q5_K || type == KRN_Q6_K;
+}
+
 bool krn_type_is_quantized(krn_type type) {
     return krn_type_known((uint32_t)type) && type != KRN_F32 &&
            type != KRN_F16 && type != KRN_BF16;

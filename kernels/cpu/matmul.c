@@ -23,7 +23,6 @@ static void krn_cpu__mm_rows(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
     /* Checked by krn_model_check; cannot fail here. */
     (void)krn_row_bytes(w->type, n, &row_bytes);
     const bool quantized = krn_type_is_quantized(w->type);
-    const bool has_min = quantized && krn_type_has_min(w->type);
     for (int64_t o = o0; o < o1; o++) {
         const void *row = (const unsigned char *)w->data + (uint64_t)o * row_bytes;
         if (quantized)
@@ -32,7 +31,7 @@ static void krn_cpu__mm_rows(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
             krn_dequantize_row(w->type, row, fb, n);
         const float bias = out->bias ? out->bias[o] : 0.0f;
         for (int r = 0; r < mm->n_rows; r++) {
-            float v = quantized ? krn_dot_q(wb, mm->xq + (int64_t)r * nb, nb, has_min)
+            float v = quantized ? krn_dot_q(wb, mm->xq + (int64_t)r * nb, nb, w->type)
                                 : krn_dot_f(fb, mm->x + (int64_t)r * mm->ldx, n);
             float *y = out->y + (int64_t)r * out->ldy + o;
             if (out->bias) v = v + bias;

@@ -82,41 +82,41 @@ static void random_floats(float *x, int64_t n, uint64_t seed, float scale) {
 
 /* ---- activation quantization ---------------------------------------------------- */
 
-static void check_act_block(const float *x, const krn_act_block *b) {
+/* One group of g elements (g/32 blocks) against kernels.h's formula. */
+static void check_act_group(const float *x, const krn_act_block *b, int g) {
     float amax = 0.0f;
-    for (int i = 0; i < 32; i++)
+    for (int i = 0; i < g; i++)
         amax = fmaxf(amax, fabsf(x[i]));
-    assert_same_float(b->d, amax / 127.0f);
-    int32_t sum = 0;
-    for (int i = 0; i < 32; i++) {
-        assert_true(b->q[i] >= -127 && b->q[i] <= 127);
-        sum += b->q[i];
-        if (amax == 0.0f) {
-            assert_int_equal(b->q[i], 0);
-            continue;
+    for (int k = 0; k < g / 32; k++) {
+        assert_same_float(b[k].d, amax / 127.0f);
+        int32_t sum = 0;
+        for (int i = 0; i < 32; i++) {
+            const float xi = x[32 * k + i];
+            const int qi = b[k].q[i];
+            assert_true(qi >= -127 && qi <= 127);
+            sum += qi;
+            if (amax == 0.0f) {
+                assert_int_equal(qi, 0);
+                continue;
+            }
+            /* The pinned formula, bit for bit. */
+            const float id = 127.0f / amax;
+            float r = rintf(xi * id);
+            r = r > 127.0f ? 127.0f : r < -127.0f ? -127.0f : r;
+            assert_int_equal(qi, (int)r);
+            /* And what it means: q*d is within half a step of x (plus the
+             * rounding of id and d, a few ulps of amax). */
+            assert_true(fabs((double)xi - (double)qi * b[k].d) <=
+                        0.5 * b[k].d + 4.0 * FLT_EPSILON * amax);
+            if (fabsf(xi) == amax)
+                assert_int_equal(abs(qi), 127);
         }
-        /* The pinned formula, bit for bit. */
-        const float id = 127.0f / amax;
-        float r = rintf(x[i] * id);
-        r = r > 127.0f ? 127.0f : r < -127.0f ? -127.0f : r;
-        assert_int_equal(b->q[i], (int)r);
-        /* And what it means: q*d is within half a step of x (plus the
-         * rounding of id and d, a few ulps of amax). */
-        assert_true(fabs((double)x[i] - (double)b->q[i] * b->d) <=
-                    0.5 * b->d + 4.0 * FLT_EPSILON * amax);
-        if (fabsf(x[i]) == amax)
-            assert_int_equal(abs(b->q[i]), 127);
+        assert_int_equal(b[k].sum, sum);
     }
-    assert_int_equal(b->sum, sum);
 }
 
-static void test_quantize_act(void **state) {
-    (void)state;
-    enum { N = 32 * 64 };
-    float x[N];
-    krn_act_block b[N / 32];
-    random_floats(x, N, 1, 3.0f);
-    /* Structured blocks: zero, constant, one spike, tiny, huge, ties. */
+/* Structured blocks: zero, constant, one spike, tiny, huge, ties. */
+static void structured_floats(float *x) {
     memset(x, 0, 32 * sizeof(float));
     for (int i = 0; i < 32; i++) {
         x[32 + i] = -0.75f;
@@ -125,13 +125,40 @@ static void test_quantize_act(void **state) {
         x[128 + i] = 1e30f * (float)(i - 16);
         x[160 + i] = (float)(i - 16) + 0.5f; /* amax 16: x*id lands near .5 */
     }
-    krn_quantize_act(x, b, N);
-    for (int k = 0; k < N / 32; k++)
-        check_act_block(x + 32 * k, &b[k]);
+}
+
+/* Rows whose length is a multiple of 256 are quantized in groups of 256,
+ * others in groups of 32 (kernels.h: krn_act_group). */
+static void test_quantize_act(void **state) {
+    (void)state;
+    enum { N = 32 * 64, N32 = 32 * 63 };
+    float x[N];
+    krn_act_block b[N / 32];
+    assert_int_equal(krn_act_group(N), 256);
+    assert_int_equal(krn_act_group(N32), 32);
+    random_floats(x, N, 1, 3.0f);
+    structured_floats(x);
+    krn_quantize_act(x, b, N32);
+    for (int k = 0; k < N32 / 32; k++)
+        check_act_group(x + 32 * k, &b[k], 32);
     assert_same_float(b[0].d, 0.0f);
     assert_int_equal(b[0].sum, 0);
     assert_int_equal(b[1].q[0], -127);
     assert_int_equal(b[1].sum, -127 * 32);
+
+    /* In groups of 256 the spike of 1e30 sets the scale of the whole first
+     * group: its other blocks quantize to 0, or near it. */
+    krn_quantize_act(x, b, N);
+    for (int k = 0; k < N / 256; k++)
+        check_act_group(x + 256 * k, &b[8 * k], 256);
+    assert_int_equal(b[1].sum, 0);
+    assert_same_float(b[1].d, b[4].d);
+    random_floats(x, N, 2, 1.0f);
+    x[300] = 50.0f;
+    krn_quantize_act(x, b, N);
+    assert_same_float(b[8].d, 50.0f / 127.0f);
+    assert_same_float(b[15].d, 50.0f / 127.0f);
+    assert_true(b[16].d < b[8].d);
 }
 
 /* kernels.h pins id = 127/amax, not 1/d: the two can differ in the last
@@ -163,10 +190,9 @@ static void test_quantize_act_pins_id(void **state) {
 
 /* ---- unpack against dequantize ----------------------------------------------------- */
 
-/* Every weight: (d_j * mul) * q - m_j (min types) or (d_j * mul) * q equals
- * the dequantized value bit for bit. This holds for all types because the
- * unpacked d_j, m_j are the very products ggml's dequantization forms
- * (m_j = -m for Q4_1/Q5_1 turns + m into - m_j, the same IEEE result). */
+/* Every weight, rebuilt from the unpacked block as the dequantization
+ * forms it, equals the dequantized value bit for bit: Q4_K/Q5_K
+ * (d*sc)*q - dmin*m, Q6_K (d*sc)*q, legacy d*q (+ m with a min). */
 static void test_unpack_matches_dequant(void **state) {
     (void)state;
     enum { N = 512 };
@@ -175,6 +201,7 @@ static void test_unpack_matches_dequant(void **state) {
     for (int t = 0; t < NQTYPES; t++) {
         const krn_type type = QTYPES[t];
         const bool has_min = krn_type_has_min(type);
+        const bool kquant = krn_type_is_kquant(type);
         for (uint64_t s = 0; s < 8; s++) {
             uint8_t *row = random_row(type, N, 40 * (uint64_t)t + s);
             krn_dequantize_row(type, row, y, N);
@@ -183,15 +210,24 @@ static void test_unpack_matches_dequant(void **state) {
                 const krn_wblock *b = &w[i / 32];
                 const int mul = (i % 32) < 16 ? b->mul_lo : b->mul_hi;
                 float v = (b->d * (float)mul) * (float)b->q[i % 32];
-                if (has_min)
-                    v = v - b->m;
+                if (has_min && kquant)
+                    v = v - b->m * (float)b->mn;
+                else if (has_min)
+                    v = v + b->m;
                 if (f32_bits(v) != f32_bits(y[i]))
                     fail_msg("%s seed %d elem %d: unpacked %.9g dequant %.9g",
                              krn_type_name(type), (int)s, i, v, y[i]);
             }
-            /* Legacy and Q4_K/Q5_K blocks never scale their halves. */
-            for (int j = 0; j < N / 32 && type != KRN_Q6_K; j++)
-                assert_true(w[j].mul_lo == 1 && w[j].mul_hi == 1);
+            for (int j = 0; j < N / 32; j++) {
+                /* Legacy blocks never scale; Q4_K/Q5_K scale both halves
+                 * alike; only Q4_K/Q5_K have a min multiplier. */
+                if (!kquant)
+                    assert_true(w[j].mul_lo == 1 && w[j].mul_hi == 1);
+                if (type == KRN_Q4_K || type == KRN_Q5_K)
+                    assert_int_equal(w[j].mul_lo, w[j].mul_hi);
+                else
+                    assert_int_equal(w[j].mn, 0);
+            }
             free(row);
         }
     }
@@ -215,95 +251,142 @@ static float ref_lane_sum(const float *v, int64_t n) {
     return lane[0];
 }
 
-/* v_j of kernels.h for one block, in the order written there. */
-static float ref_block_value(const krn_wblock *w, const krn_act_block *x,
-                             bool has_min) {
-    int64_t lo = 0, hi = 0;
-    for (int i = 0; i < 16; i++) {
-        lo += (int64_t)w->q[i] * x->q[i];
-        hi += (int64_t)w->q[16 + i] * x->q[16 + i];
+/* kernels.h's quantized dot, written independently from its text: the
+ * group value in 64-bit integers, then chunks of ceil(groups / 8). */
+static float ref_group_value(const krn_wblock *w, const krn_act_block *x,
+                             int blocks, krn_type type) {
+    const bool has_min = krn_type_has_min(type);
+    int64_t I[8], A = 0, B = 0;
+    for (int b = 0; b < blocks; b++) {
+        int64_t lo = 0, hi = 0;
+        for (int i = 0; i < 16; i++) {
+            lo += (int64_t)w[b].q[i] * x[b].q[i];
+            hi += (int64_t)w[b].q[16 + i] * x[b].q[16 + i];
+        }
+        I[b] = (int64_t)w[b].mul_lo * lo + (int64_t)w[b].mul_hi * hi;
+        A += I[b];
+        B += (int64_t)w[b].mn * x[b].sum;
     }
-    const int64_t I = (int64_t)w->mul_lo * lo + (int64_t)w->mul_hi * hi;
-    const float di = w->d * (float)I;
-    if (!has_min)
-        return x->d * di;
-    const float ms = w->m * (float)x->sum;
-    return x->d * (di - ms);
+    if (krn_type_is_kquant(type)) {
+        assert_int_equal(blocks, 8);
+        float t = w[0].d * (float)A;
+        if (has_min)
+            t = t - w[0].m * (float)B;
+        return x[0].d * t;
+    }
+    float sum = 0.0f;
+    for (int b = 0; b < blocks; b++) {
+        float u = w[b].d * (float)I[b];
+        if (has_min)
+            u = u + w[b].m * (float)x[b].sum;
+        sum = sum + u;
+    }
+    return x[0].d * sum;
 }
 
 static float ref_dot_q(const krn_wblock *w, const krn_act_block *x,
-                       int64_t nb, bool has_min) {
-    float *v = xmalloc((size_t)nb * sizeof(float) + 1);
-    for (int64_t j = 0; j < nb; j++)
-        v[j] = ref_block_value(&w[j], &x[j], has_min);
-    float r = ref_lane_sum(v, nb);
-    free(v);
-    return r;
+                       int64_t nb, krn_type type) {
+    const int per = nb % 8 == 0 ? 8 : 1;
+    const int64_t groups = nb / per;
+    const int64_t len = (groups + 7) / 8;
+    float dot = 0.0f;
+    for (int64_t c = 0; c * len < groups; c++) {
+        float part = 0.0f;
+        for (int64_t g = c * len; g < (c + 1) * len && g < groups; g++)
+            part = part + ref_group_value(w + g * per, x + g * per, per, type);
+        dot = dot + part;
+    }
+    return dot;
 }
 
 /* Block counts that leave lanes empty, full, and wrapped unevenly. */
-static const int64_t NBS[] = {1, 5, 31, 32, 33, 64, 100, 257};
+/* Block counts: one group, fewer groups than chunks, chunks that divide
+ * evenly and unevenly, for both group sizes. */
+static const int64_t NBS[] = {1, 5, 8, 31, 32, 33, 64, 100, 112, 257, 592};
 
 static void test_dot_q_pinned_order(void **state) {
     (void)state;
     for (int t = 0; t < NQTYPES; t++) {
         const krn_type type = QTYPES[t];
-        const bool has_min = krn_type_has_min(type);
         for (size_t k = 0; k < sizeof NBS / sizeof NBS[0]; k++) {
-            /* Round the row up to whole ggml blocks; use the first nb. */
+            /* K-quants need whole super-blocks: round nb up to them. */
             const int64_t be = krn_type_block_elems(type);
             const int64_t n = (NBS[k] * 32 + be - 1) / be * be;
-            const int64_t nb = NBS[k];
+            const int64_t nb = n / 32;
             uint8_t *row = random_row(type, n, 7000 + 16 * (uint64_t)t + k);
-            krn_wblock *w = xmalloc((size_t)(n / 32) * sizeof *w);
-            krn_act_block *xb = xmalloc((size_t)(n / 32) * sizeof *xb);
+            krn_wblock *w = xmalloc((size_t)nb * sizeof *w);
+            krn_act_block *xb = xmalloc((size_t)nb * sizeof *xb);
             float *x = xmalloc((size_t)n * sizeof(float));
             random_floats(x, n, 8000 + k, 2.0f);
             krn_unpack_row(type, row, w, n);
             krn_quantize_act(x, xb, n);
-            assert_same_float(krn_dot_q(w, xb, nb, has_min),
-                              ref_dot_q(w, xb, nb, has_min));
+            assert_same_float(krn_dot_q(w, xb, nb, type), ref_dot_q(w, xb, nb, type));
             free(row), free(w), free(xb), free(x);
         }
     }
 }
 
-/* Extreme integers: q = -128 weights (Q8_0) against qx = -127 with
- * Q6_K-sized multipliers, the largest |I| the format allows. */
+/* The chunks are summed separately, then in order. 16 groups of 256 make
+ * 8 chunks of 2; group values 2^24, 1 | 1, -2^24 give chunk 0 = 2^24 (the
+ * 1 is a tie that rounds to even) and chunk 1 = 1 - 2^24, so the dot is 1;
+ * one running sum over the groups would give 0. */
+static void test_dot_q_chunks(void **state) {
+    (void)state;
+    enum { NB = 16 * 8 };
+    static krn_wblock w[NB];
+    static krn_act_block x[NB];
+    for (int b = 0; b < NB; b++) {
+        w[b] = (krn_wblock){.d = 1.0f, .mul_lo = 1, .mul_hi = 1};
+        x[b] = (krn_act_block){.d = 1.0f};
+    }
+    /* With d = dx = 1 a Q6_K group's value is its integer A. */
+    w[0].q[0] = 64, x[0].q[0] = 64, w[0].mul_lo = 4096;    /* 2^24 */
+    w[8].q[0] = 1, x[8].q[0] = 1;                          /* 1 */
+    w[16].q[0] = 1, x[16].q[0] = 1;                        /* 1 */
+    w[24].q[0] = -64, x[24].q[0] = 64, w[24].mul_lo = 4096; /* -2^24 */
+    assert_same_float(krn_dot_q(w, x, NB, KRN_Q6_K), 1.0f);
+    assert_same_float(ref_dot_q(w, x, NB, KRN_Q6_K), 1.0f);
+}
+
 static void test_dot_q_extreme_integers(void **state) {
     (void)state;
-    krn_wblock w[2];
-    krn_act_block x[2];
-    for (int j = 0; j < 2; j++) {
-        w[j] = (krn_wblock){.d = 1.0f, .m = 0.5f, .mul_lo = -128, .mul_hi = 127};
+    krn_wblock w[8];
+    krn_act_block x[8];
+    for (int j = 0; j < 8; j++) {
+        w[j] = (krn_wblock){.d = 1.0f, .m = 0.5f, .mul_lo = -128, .mul_hi = 127, .mn = 63};
         x[j] = (krn_act_block){.d = 1.0f, .sum = -127 * 32};
         memset(w[j].q, 0x80, 32);
         memset(x[j].q, 0x81, 32);
     }
     /* 16 * 128 * 127 = 260096 per half: I = -128*260096 + 127*260096. */
-    assert_same_float(krn_dot_q(w, x, 1, false), -260096.0f);
-    assert_same_float(krn_dot_q(w, x, 2, true),
-                      ref_dot_q(w, x, 2, true));
+    assert_same_float(krn_dot_q(w, x, 1, KRN_Q8_0), -260096.0f);
+    assert_same_float(krn_dot_q(w, x, 8, KRN_Q4_1), ref_dot_q(w, x, 8, KRN_Q4_1));
+    /* A super-block of them: A = 8 * -260096, B = 8 * 63 * -4064. */
+    assert_same_float(krn_dot_q(w, x, 8, KRN_Q6_K), -2080768.0f);
+    assert_same_float(krn_dot_q(w, x, 8, KRN_Q4_K),
+                      (float)-2080768 - 0.5f * (float)(8 * 63 * -4064));
 }
 
 /* The canonical dot against the real-number dot of the dequantized
- * weights and the dequantized activations, in double. Tolerance: each
- * block value carries <= 5 roundings (float(I), d*I, m*s, the difference,
- * dx*...) and enters a lane chain of nb/32 adds plus 5 fold levels, so the
- * error is within (nb/32 + 10) * 2^-24 * S, S = Σ_j |dx_j| (|d_j| Σ|mul q qx|
- * + |m_j| Σ|qx|), the magnitudes before cancellation. The double reference
- * itself differs from the block formula by the dequantization's own
- * roundings (<= 2 per weight, each <= 2^-24 of |d q| + |m|), covered by the
- * same S; we assert twice that. */
+ * weights and the dequantized activations, in double. Tolerance: a group
+ * value carries <= 6 roundings (the conversions of A and B, the two
+ * products, the difference, dx*...; legacy: 3 per block and the group's
+ * adds) and enters a chunk chain of L adds and the dot's chain of P adds,
+ * so the error is within (L + P + 14) * 2^-24 * S, S = Σ over groups of
+ * |dx| (|d| Σ|mul q qx| + |m| Σ|qx| (with mn for K-quants)), the
+ * magnitudes before cancellation. The double reference differs from the
+ * block formula by the dequantization's own roundings (<= 2 per weight),
+ * covered by the same S; we assert twice that. */
 static void test_dot_q_accuracy(void **state) {
     (void)state;
-    enum { N = 4096, NB = N / 32 };
+    enum { N = 4096, NB = N / 32, GROUPS = N / 256, L = (GROUPS + 7) / 8 };
     static float x[N], wd[N];
     static krn_wblock w[NB];
     static krn_act_block xb[NB];
     for (int t = 0; t < NQTYPES; t++) {
         const krn_type type = QTYPES[t];
         const bool has_min = krn_type_has_min(type);
+        const bool kquant = krn_type_is_kquant(type);
         for (uint64_t s = 0; s < 4; s++) {
             uint8_t *row = random_row(type, N, 300 + 10 * (uint64_t)t + s);
             random_floats(x, N, 400 + s, s == 3 ? 1e-3f : 5.0f);
@@ -320,12 +403,13 @@ static void test_dot_q_accuracy(void **state) {
                     mag += fabs((double)mul * w[j].q[i] * xb[j].q[i]);
                     qabs += abs(xb[j].q[i]);
                 }
+                const double mw = kquant ? fabs((double)w[j].m * w[j].mn)
+                                         : fabs((double)w[j].m);
                 S += fabs((double)xb[j].d) *
-                     (fabs((double)w[j].d) * mag +
-                      (has_min ? fabs((double)w[j].m) * qabs : 0.0));
+                     (fabs((double)w[j].d) * mag + (has_min ? mw * qabs : 0.0));
             }
-            const double tol = 2.0 * (NB / 32 + 10) * 0x1p-24 * S;
-            const float got = krn_dot_q(w, xb, NB, has_min);
+            const double tol = 2.0 * (L + 8 + 14) * 0x1p-24 * S;
+            const float got = krn_dot_q(w, xb, NB, type);
             if (fabs(got - ref) > tol)
                 fail_msg("%s: dot %.9g ref %.9g tol %.3g", krn_type_name(type),
                          got, ref, tol);
@@ -501,6 +585,7 @@ int main(void) {
         cmocka_unit_test(test_quantize_act_pins_id),
         cmocka_unit_test(test_unpack_matches_dequant),
         cmocka_unit_test(test_dot_q_pinned_order),
+        cmocka_unit_test(test_dot_q_chunks),
         cmocka_unit_test(test_dot_q_extreme_integers),
         cmocka_unit_test(test_dot_q_accuracy),
         cmocka_unit_test(test_dot_f_pinned_order),

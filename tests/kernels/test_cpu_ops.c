@@ -406,8 +406,7 @@ static float mm_dot(const mm_fixture *f, int o, int r) {
     if (krn_type_is_quantized(f->w.type)) {
         krn_wblock wb[MM_IN / 32];
         krn_unpack_row(f->w.type, row, wb, MM_IN);
-        return krn_dot_q(wb, f->xq + r * (MM_IN / 32), MM_IN / 32,
-                         krn_type_has_min(f->w.type));
+        return krn_dot_q(wb, f->xq + r * (MM_IN / 32), MM_IN / 32, f->w.type);
     }
     float wf[MM_IN];
     krn_dequantize_row(f->w.type, row, wf, MM_IN);
