@@ -93,8 +93,6 @@ struct krn_cuda__chunk_p {
     int32_t cbase;              // absolute chunk of relative chunk 0
     int32_t c0, nbatch;         // this launch: relative chunks c0 .. c0 + nbatch - 1
     int final_;                 // every row has one chunk: write out[]
-    int quant;                  // final_ and hd % 32 == 0: also write xq
-    krn_cuda_act xq;
 };
 
 // Bytes of shared memory of a chunk block with hpc heads.
@@ -344,18 +342,11 @@ __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
     }
     if (a.final_) {
         __syncthreads(); // ob is complete
-        // Element e of the block's heads; with quant (hd % 32 == 0) the
-        // warp's 32 consecutive e are one quantization block of the row
-        // (all in range or all out), lane l holding element 32m + l.
+        // Element e of the block's heads.
         for (int e = tid; e < nh * hd; e += blockDim.x) {
             const float o = ob[e];
             const int64_t col = (int64_t)h0 * hd + e;
             a.out[r * q_dim + col] = o;
-            if (a.quant) {
-                const int64_t b = col / KRN_QBLOCK;
-                quantize_act_lane(o, a.xq.q + (int64_t)r * a.xq.q_stride + b * KRN_QBLOCK,
-                                  a.xq.c + (int64_t)r * a.xq.c_stride + b, tid & 31);
-            }
         }
     }
 }
@@ -366,8 +357,6 @@ struct krn_cuda__merge_p {
     float *run, *out;
     int32_t n_head, hd, c0, nbatch;
     int32_t window, cbase;      // as krn_cuda__chunk_p's
-    int quant;                  // hd % 32 == 0: also write xq
-    krn_cuda_act xq;
 };
 
 // Grid (n_head, n_rows), threads >= hd, dynamic shared memory 4 floats per
@@ -458,13 +447,6 @@ __global__ void krn_cuda_attn_merge_kernel(const krn_cuda__merge_p a) {
     if (c1 == nc) {
         const float o = fdiv(ACC, L);
         if (d < hd) a.out[r * (int64_t)a.n_head * hd + (int64_t)h * hd + d] = o;
-        // hd % 32 == 0 (and blockDim == hd): warp w holds d = 32w .. 32w + 31,
-        // one quantization block of the row.
-        if (a.quant) {
-            const int64_t b = ((int64_t)h * hd + d) / KRN_QBLOCK;
-            quantize_act_lane(o, a.xq.q + (int64_t)r * a.xq.q_stride + b * KRN_QBLOCK,
-                              a.xq.c + (int64_t)r * a.xq.c_stride + b, d & 31);
-        }
     } else {
         if (d < hd) run[2 + d] = ACC;
         if (d == 0) {
@@ -509,8 +491,7 @@ struct krn_cuda__rows_p {
     int32_t tile, n_rows;       // rows per block; rows of the step
     int32_t window, kv_slots;   // the model's window (0: none); the ring
     int32_t cbase, c0, nbatch;  // as krn_cuda__chunk_p's
-    int final_, quant;          // as krn_cuda__chunk_p's
-    krn_cuda_act xq;
+    int final_;                 // as krn_cuda__chunk_p's
 };
 
 // Pairs of a block of `tile` rows: whole warps of KRN_CUDA__ROWS_PAIRS.
@@ -838,7 +819,7 @@ static __device__ void krn_cuda__rows_acc(const float *pb, const float *kv, cons
 // pairs k0 .. k0 + J - 1 of the warp at d = 4 col .. 4 col + 3 (hd 128: all
 // 4 pairs, 32 columns; hd 64: 2 pairs, 16 columns). The chunk state
 // (m, l, acc) goes to part, or when final_ out = acc / l (through the pair
-// areas, then 32 consecutive elements per warp store: one quantization block).
+// areas, then 32 consecutive elements per warp store).
 template <int J>
 static __device__ void krn_cuda__rows_finish(const krn_cuda__rows_p &a, float *pb, const float *kv,
                                              const float *st,
@@ -888,11 +869,6 @@ static __device__ void krn_cuda__rows_finish(const krn_cuda__rows_p &a, float *p
             const float o = pb[k * HD + 32 * b + lane];
             const int64_t c = (int64_t)h * HD + 32 * b + lane;
             a.out[r * q_dim + c] = o;
-            if (a.quant) {
-                const int64_t qb = c / KRN_QBLOCK;
-                quantize_act_lane(o, a.xq.q + (int64_t)r * a.xq.q_stride + qb * KRN_QBLOCK,
-                                  a.xq.c + (int64_t)r * a.xq.c_stride + qb, lane);
-            }
         }
     }
 }
@@ -1195,17 +1171,14 @@ static bool krn_cuda__plan_rows(const krn_cuda_attn *a, int32_t gx, krn_cuda__ch
 }
 
 // Relative chunks c0 .. c0 + nb - 1 (chunk states nbatch apart; final_: the
-// outputs instead, and with quant their quantization, into xq).
+// outputs instead).
 static int krn_cuda__chunks(krn_cuda__chunker *k, int32_t c0, int32_t nb, int32_t nbatch,
-                            int final_, int quant, const krn_cuda_act *xq, cudaStream_t s,
-                            sb_err *err) {
+                            int final_, cudaStream_t s, sb_err *err) {
     const dim3 grid((unsigned)nb, k->gy, k->gz);
     auto batch = [&](auto *p) { // this launch's part of either kernel's parameters
         p->c0 = c0;
         p->nbatch = nbatch;
         p->final_ = final_;
-        p->quant = quant;
-        if (quant) p->xq = *xq;
     };
     if (k->tile > 0) {
         krn_cuda__rows_p *rp = &k->rp;
@@ -1253,11 +1226,8 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     krn_cuda__chunker ck = {};
     ck.hd = hd;
     if (!krn_cuda__plan_rows(a, nbatch, &ck) && krn_cuda__plan_split(a, &ck, err)) return -1;
-    // The kernels can quantize out when every head is whole blocks.
-    const int quant = a->xq && hd % KRN_QBLOCK == 0 &&
-                      (int64_t)a->n_head * hd <= a->xq->q_stride;
     if (nc == 1) // every row's keys are one chunk: no merge
-        return krn_cuda__chunks(&ck, 0, 1, 1, 1, quant, a->xq, s, err) ? -1 : quant;
+        return krn_cuda__chunks(&ck, 0, 1, 1, 1, s, err);
     krn_cuda__merge_p mp;
     mp.pos = a->pos;
     mp.part = a->part;
@@ -1268,17 +1238,15 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     mp.nbatch = nbatch;
     mp.window = a->window;
     mp.cbase = a->span.c_lo;
-    mp.quant = quant;
-    if (quant) mp.xq = *a->xq;
     const unsigned mthreads = (unsigned)((hd + 31) / 32 * 32);
     for (int32_t c0 = 0; c0 < nc; c0 += nbatch) {
         mp.c0 = c0;
         const int32_t nb_here = nc - c0 < nbatch ? nc - c0 : nbatch;
-        if (krn_cuda__chunks(&ck, c0, nb_here, nbatch, 0, 0, a->xq, s, err)) return -1;
+        if (krn_cuda__chunks(&ck, c0, nb_here, nbatch, 0, s, err)) return -1;
         krn_cuda_launch(krn_cuda_attn_merge_kernel, KRN_CUDA_PDL_ATTN,
                         dim3((unsigned)a->n_head, (unsigned)a->n_rows), mthreads,
                         4 * sizeof(float) * (size_t)nbatch, s, mp);
         if (KRN_CUDA_LAUNCHED("krn_cuda_attn_merge_kernel", err)) return -1;
     }
-    return quant;
+    return 0;
 }

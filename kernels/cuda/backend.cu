@@ -123,6 +123,8 @@ typedef struct krn_cuda__buf {
     const char *what;
     const void *upload;     // host bytes to copy in (the first upload_bytes;
     uint64_t upload_bytes;  // the rest is zeroed), or NULL
+    const krn_cuda_mat *repack; // a K-quant matrix whose records this buffer
+    const void *file_rows;      // receives, from these host bytes (repack.cu)
 } krn_cuda__buf;
 
 // Bytes after every weight matrix: the matmul kernels read 16-byte aligned
@@ -142,9 +144,16 @@ static void krn_cuda__dims(krn_cuda *c, const krn_model *m) {
     c->max_in = c->n_embd;
     if (c->q_dim > c->max_in) c->max_in = c->q_dim;
     if (c->n_ff > c->max_in) c->max_in = c->n_ff;
-    c->xq.q_stride = c->max_in;
-    c->xq.c_stride = (c->max_in / KRN_QBLOCK + 1) & ~(int64_t)1;
+    c->xq.q_stride = (c->max_in + 63) & ~(int64_t)63;
+    c->xq.d_stride = c->max_in / KRN_QBLOCK;
+    c->xq.s_stride = (c->max_in / KRN_QBLOCK + 7) & ~(int64_t)7;
 }
+
+// Split partials and arrival counts of the quantized matmuls (mmq.cu):
+// enough for every launch that small grids split (q/k/v, o, down of the
+// largest models at 64 rows); a launch whose partials would not fit runs
+// unsplit.
+enum { KRN_CUDA__MM_PART_FLOATS = 4 << 20, KRN_CUDA__MM_COUNTS = 1 << 16 };
 
 // Chunk states of split-KV attention: a one-row step over up to 1024
 // chunks (65536 keys) in one pass, and at least 16 chunks (1024 keys) per
@@ -229,12 +238,13 @@ static void krn_cuda__add(krn_cuda__plan *p, void **ptr, uint64_t bytes,
         p->cap = cap;
     }
     if (!sb_add_u64(p->total, bytes, &p->total) || p->total > SIZE_MAX) p->overflow = true;
-    const krn_cuda__buf b = {ptr, bytes ? bytes : 1, what, upload, upload_bytes};
+    const krn_cuda__buf b = {ptr, bytes ? bytes : 1, what, upload, upload_bytes, NULL, NULL};
     p->bufs[p->n++] = b;
 }
 
-// A weight matrix: its file bytes, uploaded unchanged, then
-// KRN_CUDA__WEIGHT_PAD zero bytes.
+// A weight matrix's file bytes, uploaded unchanged, then
+// KRN_CUDA__WEIGHT_PAD zero bytes (the embedding and the 32-element and
+// float types' matmuls read them).
 static void krn_cuda__add_mat(krn_cuda__plan *p, krn_cuda_mat *d, const krn_tensor *t,
                               const char *what) {
     uint64_t all = 0;
@@ -246,6 +256,31 @@ static void krn_cuda__add_mat(krn_cuda__plan *p, krn_cuda_mat *d, const krn_tens
         return;
     }
     krn_cuda__add(p, (void **)&d->data, all + KRN_CUDA__WEIGHT_PAD, what, t->data, all);
+}
+
+// A matrix a matmul reads: a K-quant one as tensor-core records (repacked
+// from the file's bytes after allocation), any other as its file bytes.
+static void krn_cuda__add_mm(krn_cuda__plan *p, krn_cuda_mat *d, const krn_tensor *t,
+                             const char *what) {
+    if (!krn_type_is_kquant(t->type)) {
+        krn_cuda__add_mat(p, d, t, what);
+        return;
+    }
+    uint64_t all = 0;
+    d->type = t->type;
+    d->ne0 = t->ne0;
+    d->ne1 = t->ne1;
+    d->data = NULL;
+    if (!krn_cuda__mat_bytes(t, &d->row_bytes, &all) || t->ne0 % KRN_SUPER) {
+        p->overflow = true;
+        return;
+    }
+    krn_cuda__add(p, (void **)&d->packed, krn_cuda_kq_bytes(t->type, t->ne0, t->ne1), what,
+                  NULL, 0);
+    if (!p->overflow) {
+        p->bufs[p->n - 1].repack = d;
+        p->bufs[p->n - 1].file_rows = t->data;
+    }
 }
 
 static void krn_cuda__add_vec(krn_cuda__plan *p, const float **d, const krn_tensor *t,
@@ -291,8 +326,16 @@ static void krn_cuda__plan_state(krn_cuda__plan *p, krn_cuda *c, const krn_model
     krn_cuda__add_rows(p, (void **)&c->logits, (uint64_t)m->n_vocab, f, "logit rows");
     krn_cuda__add_rows(p, (void **)&c->xq.q, (uint64_t)c->xq.q_stride, 1,
                        "quantized rows");
-    krn_cuda__add_rows(p, (void **)&c->xq.c, (uint64_t)c->xq.c_stride, sizeof(float2),
+    krn_cuda__add_rows(p, (void **)&c->xq.d, (uint64_t)c->xq.d_stride, f,
                        "quantized row scales");
+    krn_cuda__add_rows(p, (void **)&c->xq.s, (uint64_t)c->xq.s_stride, sizeof(int16_t),
+                       "quantized row sums");
+    c->cfg.mm_part_cap = KRN_CUDA__MM_PART_FLOATS;
+    c->cfg.mm_count_cap = KRN_CUDA__MM_COUNTS;
+    krn_cuda__add(p, (void **)&c->cfg.mm_part, (uint64_t)KRN_CUDA__MM_PART_FLOATS * f,
+                  "matmul split partials", NULL, 0);
+    krn_cuda__add(p, (void **)&c->cfg.mm_count, (uint64_t)KRN_CUDA__MM_COUNTS * sizeof(int),
+                  "matmul split counts", NULL, 0);
     // Split-KV attention: chunk states, and a running state per (row, head),
     // each (head_dim + 2) floats.
     const uint64_t st = (uint64_t)m->head_dim + 2;
@@ -304,28 +347,77 @@ static void krn_cuda__plan_state(krn_cuda__plan *p, krn_cuda *c, const krn_model
 
 static void krn_cuda__plan_weights(krn_cuda__plan *p, krn_cuda *c, const krn_model *m) {
     krn_cuda__add_mat(p, &c->tok_embd, &m->tok_embd, "token embedding");
-    // Tied embeddings (output == tok_embd) share one upload.
-    if (m->output.data == m->tok_embd.data && m->output.type == m->tok_embd.type)
+    // Tied embeddings (output == tok_embd) share the file's bytes; a K-quant
+    // head gets its records besides.
+    const bool tied = m->output.data == m->tok_embd.data && m->output.type == m->tok_embd.type;
+    if (tied && !krn_type_is_kquant(m->output.type))
         c->output = c->tok_embd; // its data pointer is set after allocation
     else
-        krn_cuda__add_mat(p, &c->output, &m->output, "output (LM head)");
+        krn_cuda__add_mm(p, &c->output, &m->output, "output (LM head)");
     krn_cuda__add_vec(p, &c->output_norm, &m->output_norm, "output_norm");
     for (int32_t il = 0; il < m->n_layer; il++) {
         const krn_layer *l = &m->layers[il];
         krn_cuda_layer *d = &c->layers[il];
-        krn_cuda__add_mat(p, &d->wq, &l->wq, "attn_q weights");
-        krn_cuda__add_mat(p, &d->wk, &l->wk, "attn_k weights");
-        krn_cuda__add_mat(p, &d->wv, &l->wv, "attn_v weights");
-        krn_cuda__add_mat(p, &d->wo, &l->wo, "attn_output weights");
-        krn_cuda__add_mat(p, &d->w_gate, &l->w_gate, "ffn_gate weights");
-        krn_cuda__add_mat(p, &d->w_up, &l->w_up, "ffn_up weights");
-        krn_cuda__add_mat(p, &d->w_down, &l->w_down, "ffn_down weights");
+        krn_cuda__add_mm(p, &d->wq, &l->wq, "attn_q weights");
+        krn_cuda__add_mm(p, &d->wk, &l->wk, "attn_k weights");
+        krn_cuda__add_mm(p, &d->wv, &l->wv, "attn_v weights");
+        krn_cuda__add_mm(p, &d->wo, &l->wo, "attn_output weights");
+        krn_cuda__add_mm(p, &d->w_gate, &l->w_gate, "ffn_gate weights");
+        krn_cuda__add_mm(p, &d->w_up, &l->w_up, "ffn_up weights");
+        krn_cuda__add_mm(p, &d->w_down, &l->w_down, "ffn_down weights");
         krn_cuda__add_vec(p, &d->attn_norm, &l->attn_norm, "attn_norm");
         krn_cuda__add_vec(p, &d->ffn_norm, &l->ffn_norm, "ffn_norm");
         krn_cuda__add_vec(p, &d->bq, &l->bq, "attn_q bias");
         krn_cuda__add_vec(p, &d->bk, &l->bk, "attn_k bias");
         krn_cuda__add_vec(p, &d->bv, &l->bv, "attn_v bias");
     }
+}
+
+// Rows of a matrix staged at a time for repacking: whole tiles, about
+// KRN_CUDA__STAGE_BYTES, so the staging buffer stays small beside the
+// weights.
+enum { KRN_CUDA__STAGE_BYTES = 64 << 20 };
+
+static int64_t krn_cuda__stage_rows(const krn_cuda_mat *m) {
+    int64_t rows = (int64_t)(KRN_CUDA__STAGE_BYTES / m->row_bytes) / 16 * 16;
+    return rows < 16 ? 16 : rows;
+}
+
+// Every K-quant matrix's records (repack.cu), through one staging buffer
+// on the device that is freed again.
+static int krn_cuda__repack_all(const krn_cuda__plan *p, sb_err *err) {
+    uint64_t stage = 0;
+    for (int i = 0; i < p->n; i++)
+        if (p->bufs[i].repack) {
+            const krn_cuda_mat *m = p->bufs[i].repack;
+            const int64_t rows = krn_cuda__stage_rows(m) < m->ne1 ? krn_cuda__stage_rows(m) : m->ne1;
+            if ((uint64_t)rows * m->row_bytes > stage) stage = (uint64_t)rows * m->row_bytes;
+        }
+    if (stage == 0) return 0;
+    uint8_t *buf = NULL;
+    if (cudaMalloc(&buf, (size_t)stage) != cudaSuccess) {
+        cudaGetLastError();
+        return sb_err_set(err, "krn_cuda_create", "out of GPU memory for the %llu-byte "
+                          "staging buffer that rearranges the weights",
+                          (unsigned long long)stage);
+    }
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < p->n; i++) {
+        const krn_cuda_mat *m = p->bufs[i].repack;
+        if (!m) continue;
+        const int64_t step = krn_cuda__stage_rows(m);
+        for (int64_t r0 = 0; rc == 0 && r0 < m->ne1; r0 += step) {
+            const int64_t n = m->ne1 - r0 < step ? m->ne1 - r0 : step;
+            rc = KRN_CUDA_CHECK(cudaMemcpy(buf, (const uint8_t *)p->bufs[i].file_rows +
+                                                    (uint64_t)r0 * m->row_bytes,
+                                           (size_t)((uint64_t)n * m->row_bytes),
+                                           cudaMemcpyHostToDevice), err);
+            if (rc == 0) rc = krn_cuda_repack(m, buf, r0, n, (uint8_t *)m->packed, 0, err);
+            if (rc == 0) rc = KRN_CUDA_CHECK(cudaDeviceSynchronize(), err);
+        }
+    }
+    cudaFree(buf);
+    return rc;
 }
 
 static int krn_cuda__alloc_all(krn_cuda *c, const krn_model *m, int32_t cap,
@@ -340,8 +432,10 @@ static int krn_cuda__alloc_all(krn_cuda *c, const krn_model *m, int32_t cap,
                         "memory for the plan)", (int)cap);
     }
     for (int i = 0; rc == 0 && i < p.n; i++) rc = krn_cuda__alloc(c, &p.bufs[i], p.total, err);
+    if (rc == 0) rc = krn_cuda__repack_all(&p, err);
     free(p.bufs);
-    if (rc == 0 && m->output.data == m->tok_embd.data && m->output.type == m->tok_embd.type)
+    if (rc == 0 && m->output.data == m->tok_embd.data && m->output.type == m->tok_embd.type &&
+        !krn_type_is_kquant(m->output.type))
         c->output.data = c->tok_embd.data;
     return rc;
 }

@@ -18,12 +18,16 @@ extern "C" {
 #include "../backend_impl.h"
 }
 
-// A weight matrix on the device: the file's bytes, unchanged.
+// A weight matrix on the device: the file's bytes, unchanged, where the
+// embedding or a 32-element-type or float matmul reads them; for a K-quant
+// matrix a matmul reads, its records rearranged for the tensor cores
+// (kquant.cuh, written by repack.cu).
 typedef struct krn_cuda_mat {
     krn_type type;
     int64_t ne0, ne1;       // ne1 rows of ne0 inputs
     uint64_t row_bytes;
-    const uint8_t *data;    // device, ne1 * row_bytes; may be shared (tied)
+    const uint8_t *data;    // device, ne1 * row_bytes, or NULL where unused
+    const uint8_t *packed;  // device, krn_cuda_kq_bytes(), or NULL
 } krn_cuda_mat;
 
 typedef struct krn_cuda_layer {
@@ -32,24 +36,22 @@ typedef struct krn_cuda_layer {
     const float *bq, *bk, *bv;          // (q_dim), (kv_dim), (kv_dim) device
 } krn_cuda_layer;
 
-// A batch of quantized activation rows (krn_quantize_act of each row), as
-// the matmuls read them: row r's int8 codes at q + r * q_stride (16-byte
-// aligned, block j at byte 32 j) and its per-block {dx, (float)s} at
-// c + r * c_stride + j. (float)s is exact (|s| <= 32 * 127), so storing it
-// as a float changes no value of the contract.
+// A batch of quantized activation rows (krn_quantize_act of each row), in
+// act.cuh's layout: row r's int8 codes at q + r * q_stride, its group
+// scales dx at d + r * d_stride, its block sums at s + r * s_stride.
 typedef struct krn_cuda_act {
     int8_t *q;
-    float2 *c;
-    int64_t q_stride, c_stride; // q_stride a multiple of 32, c_stride even
+    float *d;
+    int16_t *s;
+    int64_t q_stride, d_stride, s_stride; // q_stride % 64 == 0, s_stride % 8 == 0
 } krn_cuda_act;
 
 // Kernel choices, fixed at create time (environment, for bisecting on the
 // device; every choice gives the same bits):
-//   SB_CUDA_MM=auto|gemv|ref   quantized matmul: auto = GEMV below
-//                              SB_CUDA_MMA_MIN_ROWS rows (default 8) and the
-//                              int8 tensor-core kernel from there; gemv =
-//                              GEMV for every row count; ref = the first,
-//                              simple kernel (one warp per output)
+//   SB_CUDA_SPLIT=0            never split a quantized matmul's K range into
+//                              its chunks across blocks (matmul.cu; by
+//                              default mmq.cu splits launches too small to
+//                              fill the GPU)
 //   SB_CUDA_ATTN=split|rows|ref attention: split-KV (chunks in parallel,
 //                              then a merge); rows = split-KV whose chunk
 //                              blocks each take a tile of rows (head_dim 64
@@ -58,9 +60,6 @@ typedef struct krn_cuda_act {
 //                              that kernel for single-chunk steps of up to
 //                              16 rows, rows for steps of 4+ rows whose grid
 //                              has a block per SM, else split-KV (attention.cu)
-//   SB_CUDA_MMA_STAGES=1|2|3   its cp.async pipeline depth (default 3)
-//   SB_CUDA_MMA_WARPS=32       the tensor-core kernel with 32 warps (one
-//                              lane class each) instead of 16 (two each)
 //   SB_CUDA_GRAPHS=0           launch every kernel of a step directly
 //                              instead of replaying a CUDA graph per row count
 //   SB_CUDA_PDL=MASK           which kernels may start during the tail of
@@ -69,11 +68,12 @@ typedef struct krn_cuda_act {
 //   SB_CUDA_PROFILE=1          time each stage (events; graphs off); the
 //                              table is printed to stderr by krn_destroy
 typedef struct krn_cuda_cfg {
-    int mm;            // 0 auto, 1 gemv, 2 ref
-    int mma_min_rows;  // auto: the tensor-core kernel from this many rows
-    int mma_stages;    // pipeline depth wanted (3; each type runs as deep as
-                       // shared memory allows, down to 1); 0: no tensor cores
-    int mma_warps32;   // SB_CUDA_MMA_WARPS=32: the 32-warp tensor-core kernel
+    int mm_split;      // quantized matmuls may split K (SB_CUDA_SPLIT)
+    int sms;           // the GPU's multiprocessors
+    float *mm_part;    // split partials (device, mm_part_cap floats)
+    int64_t mm_part_cap;
+    int *mm_count;     // split arrival counts (device, mm_count_cap, zeroed)
+    int64_t mm_count_cap;
     int attn;          // 0 auto (rows or split), 1 ref, 2 rows, 3 split
     int graphs;        // 1: CUDA graphs (forward.cu)
 } krn_cuda_cfg;
@@ -177,10 +177,20 @@ typedef struct krn_cuda_mm {
 // same bits as its own krn_cuda_matmul would give.
 int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
                     cudaStream_t s, sb_err *err);
+// mm_float.cu: one float-weight matrix (matmul.cu dispatches to it).
+int krn_cuda_matmul_f(const krn_cuda_mm *mm, cudaStream_t s, sb_err *err);
 
-// matmul.cu: the kernel choices this device allows (cfg->mma_stages), and
+// matmul.cu: cfg's matmul fields from the environment and the device, and
 // the shared-memory limits the tensor-core kernels need, set once.
 int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, int device, sb_err *err);
+
+// repack.cu: bytes of a K-quant matrix's records (kquant.cuh), and the
+// records of m written to dst from `staged`, the file's bytes of rows
+// row0 .. row0 + n_rows - 1 (row0 and n_rows multiples of 16, or n_rows the
+// rest of the matrix) already on the device.
+uint64_t krn_cuda_kq_bytes(krn_type type, int64_t ne0, int64_t ne1);
+int krn_cuda_repack(const krn_cuda_mat *m, const uint8_t *staged, int64_t row0, int64_t n_rows,
+                    uint8_t *dst, cudaStream_t s, sb_err *err);
 
 // rope.cu: RoPE on q and k at pos[r], then K and V as fp16 into slot
 // pos[r] % kv_slots of layer il's cache.
@@ -212,11 +222,8 @@ typedef struct krn_cuda_attn {
     float *part, *run;          // split-KV scratch (krn_cuda fields)
     int64_t slots;
     int mode;                   // krn_cuda_cfg.attn
-    const krn_cuda_act *xq;     // if set, out's quantization may be written too
 } krn_cuda_attn;
 
-// Returns -1 on error, else 1 when it also wrote xq (krn_quantize_act of
-// each out row), 0 when the caller must quantize.
 int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err);
 // attention.cu: shared-memory limits of the split-KV kernel for head_dim,
 // set once at create time.

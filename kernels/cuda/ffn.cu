@@ -3,34 +3,48 @@
 //
 // CPU reference: kernels/cpu/ffn.c: a_i = (g_i / (1.0f + krn_exp(-g_i))) * u_i,
 // each operation rounded as written; krn_exp is canon_math.cuh's port. Then
-// krn_quantize_act of each row (common.cuh's quantize_act_lane), as
-// quantize.cu would do it in a launch of its own.
+// krn_quantize_act of each row (act.cuh's quantize_unit), as quantize.cu
+// would do it in a launch of its own.
+#include "act.cuh"
 #include "canon_math.cuh"
 #include "cuda_backend.h"
 
-// Grid (n_rows, ceil(n / 256)), one element per thread; no float reduction.
-// n is a multiple of 32, so each warp holds exactly the 32 elements of one
-// quantization block (lane l element 32b + l), all in range or all out.
-__global__ void krn_cuda_swiglu_kernel(float *g, const float *u, int64_t n,
-                                       krn_cuda_act xq) {
+enum { KRN_CUDA__SWIGLU_WARPS = 8 };
+
+// Grid (n_rows, ceil(units / 8)), 8 warps: warp w takes unit
+// 8 * blockIdx.y + w (256 elements) of row blockIdx.x, lane l its elements
+// 8l .. 8l + 7; no float reduction.
+__global__ void krn_cuda_swiglu_kernel(float *g, const float *u, int64_t n, krn_cuda_act xq) {
     grid_dep_sync(); // common.cuh: before any global access
-    const int r = blockIdx.x;
-    const int64_t e = (int64_t)blockIdx.y * blockDim.x + threadIdx.x;
-    if (e >= n) return; // warp-uniform
-    const int64_t i = (int64_t)r * n + e;
-    const float gi = g[i];
-    const float silu = fdiv(gi, fadd(1.0f, krn_cuda_exp(-gi)));
-    const float a = fmul(silu, u[i]);
-    g[i] = a;
-    const int64_t b = e / KRN_QBLOCK;
-    quantize_act_lane(a, xq.q + (int64_t)r * xq.q_stride + b * KRN_QBLOCK,
-                      xq.c + (int64_t)r * xq.c_stride + b, (int)(threadIdx.x & 31));
+    const int r = blockIdx.x, lane = threadIdx.x & 31;
+    const int64_t un = (int64_t)blockIdx.y * KRN_CUDA__SWIGLU_WARPS + (threadIdx.x >> 5);
+    if (256 * un >= n) return; // warp-uniform
+    const int64_t e0 = 256 * un + 8 * lane;
+    const bool live = e0 < n;
+    float v[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        v[i] = 0.0f;
+        if (!live) continue;
+        const int64_t k = (int64_t)r * n + e0 + i;
+        const float gi = g[k];
+        const float silu = fdiv(gi, fadd(1.0f, krn_cuda_exp(-gi)));
+        v[i] = fmul(silu, u[k]);
+        g[k] = v[i];
+    }
+    const int group = act_group(n);
+    quantize_unit(v, live, group, xq.q + (int64_t)r * xq.q_stride + 256 * un,
+                  xq.d + (int64_t)r * xq.d_stride + (group == KRN_SUPER ? un : 8 * un),
+                  xq.s + (int64_t)r * xq.s_stride + 8 * un, lane);
 }
 
 int krn_cuda_swiglu_quant(float *g, const float *u, int64_t n, int n_rows,
                           const krn_cuda_act *xq, cudaStream_t s, sb_err *err) {
     if (krn_cuda_check_act_rows(__func__, n, n_rows, xq, err)) return -1;
-    const dim3 grid((unsigned)n_rows, (unsigned)((n + 255) / 256));
-    krn_cuda_launch(krn_cuda_swiglu_kernel, KRN_CUDA_PDL_OTHER, grid, 256, 0, s, g, u, n, *xq);
+    const int64_t units = (n + 255) / 256;
+    const dim3 grid((unsigned)n_rows,
+                    (unsigned)((units + KRN_CUDA__SWIGLU_WARPS - 1) / KRN_CUDA__SWIGLU_WARPS));
+    krn_cuda_launch(krn_cuda_swiglu_kernel, KRN_CUDA_PDL_OTHER, grid, 32 * KRN_CUDA__SWIGLU_WARPS,
+                    0, s, g, u, n, *xq);
     return KRN_CUDA_LAUNCHED("krn_cuda_swiglu_kernel", err);
 }

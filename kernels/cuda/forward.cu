@@ -8,8 +8,7 @@
 //     q = Wq·h + bq; k = Wk·h + bk; v = Wv·h + bv         matmul.cu (one launch)
 //     RoPE on q, k; K, V as fp16 into slot pos[r]         rope.cu
 //     att = attention over slots 0..pos[r]                attention.cu
-//     x = x + Wo·quant(att)     (att quantized by attention.cu when
-//                                head_dim % 32 == 0, else quantize.cu)
+//     x = x + Wo·quant(att)                               quantize.cu
 //     h = rmsnorm(x, ffn_norm), quantized
 //     g = Wgate·h, u = Wup·h (one launch)
 //     g = silu(g)*u, and quant(g)                         ffn.cu
@@ -68,9 +67,8 @@ static void krn_cuda__prof_collect(krn_cuda *c, int n) {
 void krn_cuda_prof_print(const krn_cuda *c) {
     const krn_cuda_prof *p = c->prof;
     if (!p) return;
-    fprintf(stderr, "krn_cuda profile (us per step; mm=%s, mma from %d rows, attn=%s):\n"
-            "rows steps", c->cfg.mm == 2 ? "ref" : c->cfg.mm == 1 ? "gemv" : "auto",
-            c->cfg.mma_min_rows,
+    fprintf(stderr, "krn_cuda profile (us per step; matmul split %s, attn=%s):\n"
+            "rows steps", c->cfg.mm_split ? "allowed" : "off",
             c->cfg.attn == 1 ? "ref" : c->cfg.attn == 2 ? "rows" : c->cfg.attn == 3 ? "split"
                                                                                    : "auto");
     for (int s = 1; s < KRN_CUDA__N_STAGES; s++) fprintf(stderr, " %9s", krn_cuda__stage_names[s]);
@@ -110,7 +108,7 @@ static int krn_cuda__attention_block(const krn_cuda *c, int n, int32_t il,
                               c->pos, c->att, m->n_head, m->n_head_kv,
                               m->head_dim, n, span, m->window, c->base.kv_slots,
                               c->attn_part, c->attn_run,
-                              c->attn_slots, c->cfg.attn, &c->xq};
+                              c->attn_slots, c->cfg.attn};
     const krn_cuda_mm qkv[3] = {
         krn_cuda__mm(c, n, &l->wq, c->h, l->bq, false, c->q, c->q_dim),
         krn_cuda__mm(c, n, &l->wk, c->h, l->bk, false, c->k, c->kv_dim),
@@ -124,13 +122,10 @@ static int krn_cuda__attention_block(const krn_cuda *c, int n, int32_t il,
     krn_cuda__mark(c, KRN_CUDA__ST_QKV);
     if (krn_cuda_rope_kv_write(&rk, c->stream, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_ROPE);
-    const int quantized = krn_cuda_attention(&at, c->stream, err); // att's xq too?
-    if (quantized < 0) return -1;
+    if (krn_cuda_attention(&at, c->stream, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_ATTN);
-    if (!quantized) {
-        if (krn_cuda_quantize(c->att, c->q_dim, n, &c->xq, c->stream, err)) return -1;
-        krn_cuda__mark(c, KRN_CUDA__ST_ATTQ);
-    }
+    if (krn_cuda_quantize(c->att, c->q_dim, n, &c->xq, c->stream, err)) return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_ATTQ);
     if (krn_cuda_matmul(&o, 1, &c->cfg, c->stream, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_O);
     return 0;

@@ -56,7 +56,7 @@ static __device__ __forceinline__ void mma_s8_k16(int d[4], const int c[4],
 }
 
 // ---- asynchronous global -> shared copies (sm_80+) ---------------------------
-// Both addresses 16-byte (cp16) or 8-byte (cp8) aligned. The data is visible
+// Both addresses 16-byte (cp16), 8-byte (cp8) or 4-byte (cp4) aligned. The data is visible
 // to the copying thread after cp_async_wait_all(), and to the whole block
 // after a __syncthreads() that follows it in every thread.
 
@@ -77,6 +77,16 @@ static __device__ __forceinline__ void cp_async8(void *smem, const void *gmem) {
                  : "memory");
 #else
     *(uint2 *)smem = *(const uint2 *)gmem;
+#endif
+}
+
+static __device__ __forceinline__ void cp_async4(void *smem, const void *gmem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(s), "l"(gmem)
+                 : "memory");
+#else
+    *(uint32_t *)smem = *(const uint32_t *)gmem;
 #endif
 }
 

@@ -10,8 +10,8 @@
  * the rows in shifted and reversed orders; prefill in one step, in chunks and
  * token by token; rollback (slots overwritten by a rejected draft, then
  * recomputed); 300 positions (five attention chunks); a sliding window
- * across its ring's wrap; each quantized matmul kernel forced over every
- * bucket; the attention kernels forced (SB_CUDA_ATTN=rows,
+ * across its ring's wrap; the quantized matmuls with and without K split
+ * across blocks over every bucket; activation groups of 32 and 256; the attention kernels forced (SB_CUDA_ATTN=rows,
  * split) and chosen per step (auto, the default every other test runs) over
  * verify runs of 1..64 rows up to 1100 positions, with and without a
  * window; a clean error for a KV cache the GPU cannot hold.
@@ -288,6 +288,20 @@ static void test_buckets_wide_q4_k_m(void **state) {
     check_buckets(&WIDE, &ty, 12, "wide q4_K_M");
 }
 
+/* Rows that are not a multiple of 256 quantize their activations in groups
+ * of 32 (kernels.h §2): the 32-element types over a 384-wide model (as the
+ * demo model's), beside K-quant down rows of 1536 (groups of 256). */
+static void test_buckets_groups_of_32(void **state) {
+    (void)state;
+    static const tm_shape ODD = {2, 384, 1536, 6, 2, 64, 300};
+    const tm_types legacy = {.embd = KRN_Q8_0, .out = KRN_Q8_0, .q = KRN_Q4_0,
+                             .k = KRN_Q4_1, .v = KRN_Q5_0, .o = KRN_Q5_1,
+                             .gate = KRN_Q8_0, .up = KRN_Q5_1, .down = KRN_Q6_K};
+    check_buckets(&ODD, &legacy, 14, "groups of 32");
+    const tm_types q8 = tm_uniform_types(KRN_Q8_0, true);
+    check_buckets(&ODD, &q8, 15, "groups of 32, q8_0 tied");
+}
+
 /* A copy of environment variable name's value (NULL when unset), for
  * env_restore. */
 static char *env_save(const char *name) {
@@ -310,7 +324,7 @@ typedef struct env_guard {
     char *saved;
 } env_guard;
 
-static env_guard mm_guard = {"SB_CUDA_MM", NULL}, pdl_guard = {"SB_CUDA_PDL", NULL};
+static env_guard split_guard = {"SB_CUDA_SPLIT", NULL}, pdl_guard = {"SB_CUDA_PDL", NULL};
 
 static int env_guard_save(void **state) {
     env_guard *g = *state;
@@ -325,13 +339,13 @@ static int env_guard_restore(void **state) {
     return 0;
 }
 
-/* The buckets again with each quantized matmul kernel forced (kernels/cuda/
- * cuda_backend.h): the GEMV for every row count, and the first reference
- * kernel; each the CPU's bits. */
+/* The buckets again with the quantized matmuls' K never split across
+ * blocks (kernels/cuda/cuda_backend.h: SB_CUDA_SPLIT=0). These tiny
+ * models' grids are small, so every other test runs the split launches
+ * (each block one chunk, the last block folding): both the CPU's bits. */
 static void test_buckets_matmul_kernels(void **state) {
     (void)state;
-    static const char *const env[][2] = {
-        {"SB_CUDA_MM", "gemv"}, {"SB_CUDA_MM", "ref"}};
+    static const char *const env[][2] = {{"SB_CUDA_SPLIT", "0"}};
     const tm_types ty = q4_k_m_types();
     for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
         char name[96];
@@ -755,8 +769,9 @@ int main(void) {
         cmocka_unit_test(test_mixed_types),
         cmocka_unit_test(test_buckets_mixed),
         cmocka_unit_test(test_buckets_wide_q4_k_m),
+        cmocka_unit_test(test_buckets_groups_of_32),
         cmocka_unit_test_prestate_setup_teardown(test_buckets_matmul_kernels, env_guard_save,
-                                                 env_guard_restore, &mm_guard),
+                                                 env_guard_restore, &split_guard),
         cmocka_unit_test_prestate_setup_teardown(test_launch_overlap, env_guard_save,
                                                  env_guard_restore, &pdl_guard),
         cmocka_unit_test(test_prefill_chunking),

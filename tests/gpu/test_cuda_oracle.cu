@@ -1,28 +1,30 @@
 /*
- * The CUDA quantized matmul (kernels/cuda/matmul.cu) against two oracles
+ * The CUDA quantized matmuls (kernels/cuda/mmq.cu, mmv_legacy.cu) against two oracles
  * that share none of its code: a float64 sum on the host, and cuBLAS SGEMM
  * on the dequantized weights and activations. test_cuda_backend.c proves
  * the GPU gives the CPU's bits; this proves those bits are the right
  * numbers, within bounds that follow from the arithmetic:
  *
  * Both the kernel and the oracles compute E = Σ_i w_i · x_i, the exact
- * dot of the dequantized weights w_i = d_j · mul_i · q_i − m_j (the real
- * numbers a wblock denotes) and activations x_i = dx_j · qx_i. The kernel
- * forms each block's integer exactly, then 4 rounded operations a block
- * and nb − 1 rounded additions, so |y − E| <= γ(nb + 4) · B with
- * B = Σ_i |d_j · mul_i · q_i| · |x_i| + |m_j| · |x_i| and γ(k) = k u /
- * (1 − k u), u = 2^-24 (Higham's bound for any summation order). cuBLAS
- * gets w_i and x_i rounded once each to float and sums n products in an
- * order of its own: |y_cublas − E| <= γ(n + 3) · B. So
- *     |y − E_float64| <= γ(nb + 4) · B + 1e-12 · B          (the host sum)
- *     |y − y_cublas| <= (γ(nb + 4) + γ(n + 3)) · B.
+ * dot of the dequantized weights (the real numbers an unpacked block
+ * denotes: d · mul_i · q_i − dmin · m_j for Q4_K/Q5_K, d · mul_i · q_i for
+ * Q6_K, d_b · q_i (+ m_b) for the 32-element types) and activations
+ * x_i = dx · qx_i. The kernels form every integer exactly; along any path
+ * from a term to the result there are at most 6 rounded operations inside
+ * a group, 8 additions of a group's blocks, and the chunk's and the dot's
+ * additions (kernels.h §2), k = 14 + len + nchunks in all, so
+ * |y − E| <= γ(k) · B with B = Σ_i |w_i| · |x_i| (the min terms counted
+ * apart from the scale terms) and γ(k) = k u / (1 − k u), u = 2^-24
+ * (Higham's bound for any summation order). cuBLAS gets w_i and x_i
+ * rounded once each to float and sums n products in an order of its own:
+ * |y_cublas − E| <= γ(n + 3) · B. So
+ *     |y − E_float64| <= γ(k) · B + 1e-12 · B          (the host sum)
+ *     |y − y_cublas| <= (γ(k) + γ(n + 3)) · B.
  * Every weight type the engine reads through the integer path, as two
  * matrices of a test model (tests/support/mem_model.h): its LM head (517
- * outputs of 1,280 inputs: a partial tile of outputs, lanes of 1 or 2
- * blocks) and an FFN down matrix (1,280 of 2,304), at 1, 3, 8, 17 and 64
- * rows, with each kernel choice: the automatic one (GEMV below 8 rows, the
- * int8 tensor-core kernel from 8), GEMV at every row count, and the first
- * reference kernel.
+ * outputs of 1,280 inputs: a partial tile of outputs) and an FFN down
+ * matrix (1,280 of 2,304), at 1, 3, 8, 17 and 64 rows, with K split across
+ * blocks allowed (these small grids split) and not.
  *
  * Built and run only by `make test-gpu`; without a usable GPU it prints
  * "SKIPPED: ..." and exits 0.
@@ -46,8 +48,10 @@ extern "C" {
 #include "../support/mem_model.h"
 }
 
-// Matrices at most MAX_IN x MAX_OUT; the backend's weight padding.
+// Matrices at most MAX_IN x MAX_OUT; the backend's weight padding; the
+// split scratch (cuda_backend.h's krn_cuda_cfg).
 enum { MAX_IN = 2304, MAX_OUT = 1280, MAX_ROWS = 64, WEIGHT_PAD = 64 };
+enum { PART_FLOATS = 4 << 20, COUNTS = 1 << 16 };
 
 #define CHECK_CUDA(call) assert_int_equal((int)(call), (int)cudaSuccess)
 #define CHECK_CUBLAS(call) assert_int_equal((int)(call), (int)CUBLAS_STATUS_SUCCESS)
@@ -80,15 +84,21 @@ static weights unpack_matrix(const krn_tensor *t) {
     return w;
 }
 
-// Element i of a block as the real number it denotes (has_min: minus m).
-static double w_value(const krn_wblock *b, int i, bool has_min) {
-    const double mul = i < 16 ? b->mul_lo : b->mul_hi;
-    return (double)b->d * mul * b->q[i] - (has_min ? (double)b->m : 0.0);
+// Element i of a block as the real number it denotes, and the size of its
+// terms before cancellation.
+static double w_min(const krn_wblock *b, krn_type t) {
+    if (!krn_type_has_min(t)) return 0.0;
+    return krn_type_is_kquant(t) ? -(double)b->m * b->mn : (double)b->m;
 }
 
-static double w_bound(const krn_wblock *b, int i, bool has_min) {
+static double w_value(const krn_wblock *b, int i, krn_type t) {
     const double mul = i < 16 ? b->mul_lo : b->mul_hi;
-    return fabs((double)b->d * mul * b->q[i]) + (has_min ? fabs((double)b->m) : 0.0);
+    return (double)b->d * mul * b->q[i] + w_min(b, t);
+}
+
+static double w_bound(const krn_wblock *b, int i, krn_type t) {
+    const double mul = i < 16 ? b->mul_lo : b->mul_hi;
+    return fabs((double)b->d * mul * b->q[i]) + fabs(w_min(b, t));
 }
 
 static double gamma_u(int k) {
@@ -100,49 +110,78 @@ static double gamma_u(int k) {
 // quantized activations in krn_cuda_act's layout, the output, and cuBLAS's
 // float copies of both operands.
 typedef struct device_case {
-    uint8_t *w;
+    uint8_t *w, *packed;
     int8_t *xq;
-    float2 *xc;
+    float *xd;
+    int16_t *xs;
     float *y, *wf, *xf, *yb;
+    float *part;
+    int *count;
 } device_case;
 
-// Activation blocks of n_rows rows of x (row stride ne0) and their upload:
-// krn_cuda_act's codes and {dx, (float)s}, and for cuBLAS x_i as floats.
+// act.cuh's layout: word w of block b within a row's codes.
+static int64_t act_offset(int64_t b, int w) {
+    return 64 * (b >> 1) + 16 * (w & 3) + 8 * (b & 1) + 4 * (w >> 2);
+}
+
+// The activation strides of the device copy (cuda_backend.h's krn_cuda_act).
+static krn_cuda_act act_of(const device_case *dc) {
+    const krn_cuda_act a = {dc->xq, dc->xd, dc->xs, (MAX_IN + 63) & ~63, MAX_IN / KRN_QBLOCK,
+                            (MAX_IN / KRN_QBLOCK + 7) & ~7};
+    return a;
+}
+
+// Activation blocks of n_rows rows of x (row stride ne0) and their upload in
+// act.cuh's layout (codes rearranged, a dx per group, a sum per block), and
+// for cuBLAS x_i as floats.
 static krn_act_block *upload_activations(const weights *w, int n_rows, const float *x,
                                          device_case *dc) {
-    const int64_t ne0 = w->ne0, nb = ne0 / KRN_QBLOCK, c_stride = (nb + 1) & ~1;
+    const krn_cuda_act a = act_of(dc);
+    const int64_t ne0 = w->ne0, nb = ne0 / KRN_QBLOCK, per = krn_act_group(ne0) / KRN_QBLOCK;
     krn_act_block *act = (krn_act_block *)malloc(sizeof(krn_act_block) * n_rows * nb);
-    int8_t *q = (int8_t *)malloc((size_t)n_rows * ne0);
-    float2 *c = (float2 *)malloc(sizeof(float2) * n_rows * c_stride);
+    int8_t *q = (int8_t *)calloc((size_t)n_rows * a.q_stride, 1);
+    float *d = (float *)calloc((size_t)n_rows * a.d_stride, sizeof(float));
+    int16_t *s = (int16_t *)calloc((size_t)n_rows * a.s_stride, sizeof(int16_t));
     float *xf = (float *)malloc(sizeof(float) * n_rows * ne0);
-    assert_true(act && q && c && xf);
+    assert_true(act && q && d && s && xf);
     for (int r = 0; r < n_rows; r++) {
         krn_quantize_act(x + r * ne0, act + r * nb, ne0);
         for (int64_t j = 0; j < nb; j++) {
-            const krn_act_block *a = &act[r * nb + j];
-            memcpy(q + r * ne0 + 32 * j, a->q, 32);
-            c[r * c_stride + j] = make_float2(a->d, (float)a->sum);
-            for (int i = 0; i < 32; i++) xf[r * ne0 + 32 * j + i] = (float)((double)a->d * a->q[i]);
+            const krn_act_block *b = &act[r * nb + j];
+            for (int wd = 0; wd < 8; wd++)
+                memcpy(q + r * a.q_stride + act_offset(j, wd), b->q + 4 * wd, 4);
+            s[r * a.s_stride + j] = (int16_t)b->sum;
+            if (j % per == 0) d[r * a.d_stride + j / per] = b->d;
+            for (int i = 0; i < 32; i++) xf[r * ne0 + 32 * j + i] = (float)((double)b->d * b->q[i]);
         }
     }
-    CHECK_CUDA(cudaMemcpy(dc->xq, q, (size_t)n_rows * ne0, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(dc->xc, c, sizeof(float2) * n_rows * c_stride, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dc->xq, q, (size_t)n_rows * a.q_stride, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dc->xd, d, sizeof(float) * n_rows * a.d_stride, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dc->xs, s, sizeof(int16_t) * n_rows * a.s_stride, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(dc->xf, xf, sizeof(float) * n_rows * ne0, cudaMemcpyHostToDevice));
-    free(q), free(c), free(xf);
+    free(q), free(d), free(s), free(xf);
     return act;
 }
 
-// The weights as the file has them, and for cuBLAS w_i as floats.
+// The weights as the file has them (and, for a K-quant, its tensor-core
+// records, repack.cu), and for cuBLAS w_i as floats.
 static void upload_weights(const weights *w, device_case *dc) {
-    const bool has_min = krn_type_has_min(w->type);
     const int64_t ne0 = w->ne0, nb = ne0 / KRN_QBLOCK;
     float *wf = (float *)malloc(sizeof(float) * w->ne1 * ne0);
     assert_non_null(wf);
     for (int64_t o = 0; o < w->ne1; o++)
         for (int64_t j = 0; j < nb; j++)
             for (int i = 0; i < 32; i++)
-                wf[o * ne0 + 32 * j + i] = (float)w_value(&w->blocks[o * nb + j], i, has_min);
+                wf[o * ne0 + 32 * j + i] = (float)w_value(&w->blocks[o * nb + j], i, w->type);
     CHECK_CUDA(cudaMemcpy(dc->w, w->bytes, w->ne1 * w->row_bytes, cudaMemcpyHostToDevice));
+    if (krn_type_is_kquant(w->type)) {
+        const krn_cuda_mat mat = {w->type, w->ne0, w->ne1, w->row_bytes, dc->w, NULL};
+        sb_err err = {0};
+        CHECK_CUDA(cudaMemset(dc->packed, 0x5A, krn_cuda_kq_bytes(w->type, w->ne0, w->ne1)));
+        if (krn_cuda_repack(&mat, dc->w, 0, w->ne1, dc->packed, 0, &err))
+            fail_msg("repack: %s", err.msg);
+        CHECK_CUDA(cudaDeviceSynchronize());
+    }
     CHECK_CUDA(cudaMemcpy(dc->wf, wf, sizeof(float) * w->ne1 * ne0, cudaMemcpyHostToDevice));
     free(wf);
 }
@@ -150,7 +189,6 @@ static void upload_weights(const weights *w, device_case *dc) {
 // E (float64) and B of the header for every (row, output), row-major.
 static void reference(const weights *w, const krn_act_block *act, int n_rows, double *e,
                       double *bnd) {
-    const bool has_min = krn_type_has_min(w->type);
     const int64_t nb = w->ne0 / KRN_QBLOCK;
     for (int r = 0; r < n_rows; r++)
         for (int64_t o = 0; o < w->ne1; o++) {
@@ -160,26 +198,28 @@ static void reference(const weights *w, const krn_act_block *act, int n_rows, do
                 const krn_act_block *a = &act[r * nb + j];
                 for (int i = 0; i < 32; i++) {
                     const double x = (double)a->d * a->q[i];
-                    sum += w_value(wb, i, has_min) * x;
-                    b += w_bound(wb, i, has_min) * fabs(x);
+                    sum += w_value(wb, i, w->type) * x;
+                    b += w_bound(wb, i, w->type) * fabs(x);
                 }
             }
             e[r * w->ne1 + o] = sum, bnd[r * w->ne1 + o] = b;
         }
 }
 
-// y (host, n_rows x ne1) from the matmul with kernel choice mm (cfg.mm),
-// the output poisoned with NaN first so that an unwritten one fails.
-static void run_kernel(const weights *w, int n_rows, int mm, device_case *dc, float *y,
+// y (host, n_rows x ne1) from the matmul with K split across blocks
+// allowed or not, the output poisoned with NaN first so that an unwritten
+// one fails.
+static void run_kernel(const weights *w, int n_rows, int split, device_case *dc, float *y,
                        const char *what) {
-    const int64_t nb = w->ne0 / KRN_QBLOCK;
     krn_cuda_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
     sb_err err = {0};
     assert_int_equal(krn_cuda_matmul_setup(&cfg, 0, &err), 0);
-    cfg.mm = mm;
-    const krn_cuda_mat mat = {w->type, w->ne0, w->ne1, w->row_bytes, dc->w};
-    const krn_cuda_act xa = {dc->xq, dc->xc, w->ne0, (nb + 1) & ~1};
+    cfg.mm_split = split;
+    cfg.mm_part = dc->part, cfg.mm_part_cap = PART_FLOATS;
+    cfg.mm_count = dc->count, cfg.mm_count_cap = COUNTS;
+    const krn_cuda_mat mat = {w->type, w->ne0, w->ne1, w->row_bytes, dc->w, dc->packed};
+    const krn_cuda_act xa = act_of(dc);
     const krn_cuda_mm one = {&mat, NULL, &xa, NULL, false, dc->y, w->ne1, n_rows};
     CHECK_CUDA(cudaMemset(dc->y, 0xFF, sizeof(float) * n_rows * w->ne1));
     if (krn_cuda_matmul(&one, 1, &cfg, 0, &err)) fail_msg("%s: %s", what, err.msg);
@@ -203,9 +243,10 @@ static void run_cublas(const weights *w, int n_rows, device_case *dc, cublasHand
 // checked against both within the header's bounds.
 static void run_case(const weights *w, int n_rows, const float *x, device_case *dc,
                      cublasHandle_t h, const char *name) {
-    static const char *const kernel[] = {"auto", "gemv", "ref"}; // cfg.mm 0, 1, 2
+    static const char *const kernel[] = {"unsplit", "split allowed"}; // cfg.mm_split
     const int64_t n_out = n_rows * w->ne1;
-    const int nb = (int)(w->ne0 / KRN_QBLOCK);
+    const int64_t groups = w->ne0 / krn_act_group(w->ne0), len = krn_chunk_len(groups);
+    const int k_ops = (int)(14 + len + (groups + len - 1) / len);
     double *e = (double *)malloc(sizeof(double) * n_out);
     double *bnd = (double *)malloc(sizeof(double) * n_out);
     float *y = (float *)malloc(sizeof(float) * n_out), *yb = (float *)malloc(sizeof(float) * n_out);
@@ -214,14 +255,14 @@ static void run_case(const weights *w, int n_rows, const float *x, device_case *
     krn_act_block *act = upload_activations(w, n_rows, x, dc);
     reference(w, act, n_rows, e, bnd);
     run_cublas(w, n_rows, dc, h, yb);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 2; k++) {
         char what[96];
         snprintf(what, sizeof what, "%s, %d rows, %s", name, n_rows, kernel[k]);
         run_kernel(w, n_rows, k, dc, y, what);
         double worst_host = 0, worst_cublas = 0; // error / bound
         for (int64_t i = 0; i < n_out; i++) {
-            const double tol_host = gamma_u(nb + 4) * bnd[i] + 1e-12 * bnd[i] + 1e-30;
-            const double tol_cublas = (gamma_u(nb + 4) + gamma_u((int)w->ne0 + 3)) * bnd[i] + 1e-30;
+            const double tol_host = gamma_u(k_ops) * bnd[i] + 1e-12 * bnd[i] + 1e-30;
+            const double tol_cublas = (gamma_u(k_ops) + gamma_u((int)w->ne0 + 3)) * bnd[i] + 1e-30;
             const double dh = fabs(y[i] - e[i]), db = fabs((double)y[i] - yb[i]);
             if (!(dh <= tol_host) || !(db <= tol_cublas))
                 fail_msg("%s: row %lld output %lld: kernel %.9g, float64 %.9g (bound %.3g), "
@@ -248,10 +289,14 @@ static void test_matmul_oracles(void **state) {
     for (int i = 0; i < MAX_ROWS * MAX_IN; i++) x[i] = rnd(&seed);
     device_case dc;
     const size_t w_bytes = 2 * (size_t)MAX_OUT * MAX_IN + WEIGHT_PAD; // Q8_0 < 2 bytes a weight
-    const int64_t c_stride = (MAX_IN / KRN_QBLOCK + 1) & ~1;
     CHECK_CUDA(cudaMalloc((void **)&dc.w, w_bytes));
+    CHECK_CUDA(cudaMalloc((void **)&dc.packed, w_bytes));
     CHECK_CUDA(cudaMalloc((void **)&dc.xq, (size_t)MAX_ROWS * MAX_IN));
-    CHECK_CUDA(cudaMalloc((void **)&dc.xc, sizeof(float2) * MAX_ROWS * c_stride));
+    CHECK_CUDA(cudaMalloc((void **)&dc.xd, sizeof(float) * MAX_ROWS * MAX_IN / KRN_QBLOCK));
+    CHECK_CUDA(cudaMalloc((void **)&dc.xs, sizeof(int16_t) * MAX_ROWS * MAX_IN / KRN_QBLOCK));
+    CHECK_CUDA(cudaMalloc((void **)&dc.part, sizeof(float) * PART_FLOATS));
+    CHECK_CUDA(cudaMalloc((void **)&dc.count, sizeof(int) * COUNTS));
+    CHECK_CUDA(cudaMemset(dc.count, 0, sizeof(int) * COUNTS));
     CHECK_CUDA(cudaMalloc((void **)&dc.y, sizeof(float) * MAX_ROWS * MAX_OUT));
     CHECK_CUDA(cudaMalloc((void **)&dc.wf, sizeof(float) * MAX_OUT * MAX_IN));
     CHECK_CUDA(cudaMalloc((void **)&dc.xf, sizeof(float) * MAX_ROWS * MAX_IN));
@@ -275,7 +320,8 @@ static void test_matmul_oracles(void **state) {
         tm_free(tm);
     }
     cublasDestroy(h);
-    cudaFree(dc.w), cudaFree(dc.xq), cudaFree(dc.xc), cudaFree(dc.y);
+    cudaFree(dc.w), cudaFree(dc.packed), cudaFree(dc.xq), cudaFree(dc.xd), cudaFree(dc.xs);
+    cudaFree(dc.y), cudaFree(dc.part), cudaFree(dc.count);
     cudaFree(dc.wf), cudaFree(dc.xf), cudaFree(dc.yb);
     free(x);
 }

@@ -1,0 +1,452 @@
+// mmq.cu — y = W·x for K-quant weights (Q4_K, Q5_K, Q6_K) on the int8
+// tensor cores, for any number of rows (a 1-row step runs it too).
+//
+// CPU reference: kernels/cpu/matmul.c with canon.c's krn_dot_q. THE ORDER,
+// per output o and row r (kernels.h §2): for each super-block (group of 256)
+// the exact integers
+//     A = Σ_j sc_j · I_j  (I_j = Σ q·qx over sub-block j; Q6_K: Σ over the
+//         16 half-blocks of sc_k · Σ (q - 32)·qx),   B = Σ_j m_j · s_j
+// then v = dx · ((d · (float)A) − (dmin · (float)B))   (Q6_K: dx · (d · (float)A)),
+// each operation rounded as written; the super-blocks go in chunks of
+// p.len: part = 0.0f, part = part + v for each super-block of the chunk in
+// order, then dot = 0.0f, dot = dot + part for each chunk in order; then
+// y = dot (+ bias[o]) or y_old + dot. Integers are exact, so where and by
+// which instruction they are formed cannot change a bit; every float
+// operation above happens once per (o, r, super-block), in that order,
+// whatever the row count, the tile or the split.
+//
+// Block: 8 warps, WO x WR of them (WO output tiles of 16 x WR row tiles of
+// 8·NT rows). Warp (wo, wr) owns outputs 16 wo .. + 15 of the block's
+// output group and rows 8 NT wr .. of its row tile, and walks the
+// super-blocks of its K range in order; per super-block a pipeline stage
+// (cp.async, STAGES deep) holds the group's WO weight records (kquant.cuh)
+// and the tile's activation rows (act.cuh's codes, sums and scale).
+// Per sub-block j the warp runs one m16n8k32 MMA per n-tile with zero
+// accumulators (Q6_K: two m16n8k16, one per scale) and adds sc·C into its
+// int32 A; at the super-block's end it forms B with __dp2a from the mins
+// and the sums, and the float v above.
+//
+// Thread (g = lane / 4, t = lane % 4) holds the C fragment's outputs g and
+// g + 8 x rows 2t, 2t + 1 of each n-tile: 4 NT (o, r) pairs, each with its
+// A, its chunk partial and its dot.
+//
+// Split (p.split): block z of a launch takes chunk z only and stores its
+// partial; the block of a tile that finishes last (an atomic count) adds
+// the partials in chunk order and writes y — the same sequence as one
+// block walking every chunk. Which block is last cannot change the sum.
+#include "act.cuh"
+#include "cuda_backend.h"
+#include "kquant.cuh"
+#include "mmq.cuh"
+#include "ptx.cuh"
+
+enum {
+    KRN_CUDA__MMQ_WARPS = 8,
+    KRN_CUDA__MMQ_BROW = 320, // bytes of an activation row in a stage:
+                              // 256 codes, 16 of sums, 4 of dx; 320 puts
+                              // rows g and g + 1 in different banks
+};
+
+// Bytes of one pipeline stage: WO weight records and the tile's rows; NST
+// stages (3, or 2 where the GPU's shared memory holds no more: sm_86/89).
+template <int T, int NT, int WR, int NST>
+struct krn_cuda__mmq_geom {
+    enum {
+        WO = KRN_CUDA__MMQ_WARPS / WR,
+        ROWS = 8 * NT * WR,
+        A = WO * kq<T>::rec,
+        STAGE = A + ROWS * KRN_CUDA__MMQ_BROW,
+        SMEM = NST * STAGE,
+    };
+};
+
+static __device__ __forceinline__ uint4 lds128(const uint8_t *p) { return *(const uint4 *)p; }
+
+// Byte k (0..3) of w, zero- or sign-extended.
+static __device__ __forceinline__ int ubyte(uint32_t w, int k) { return (int)((w >> (8 * k)) & 0xFFu); }
+static __device__ __forceinline__ int sbyte(uint32_t w, int k) {
+    return (int)(int8_t)(uint8_t)(w >> (8 * k));
+}
+
+// The 6-bit scales and mins of the 8 sub-blocks of a Q4_K/Q5_K header
+// (words h1..h3: bytes 4..15), packed a byte each: sc[0] = sc_0..sc_3,
+// sc[1] = sc_4..sc_7; the same for mn. (kernels/quant_layout.h's
+// krn__k_scale_min: j < 4: byte j & 63 and byte j+4 & 63; j >= 4: the low
+// nibble of byte j+4 with the top 2 bits of byte j-4 above it, and the high
+// nibble of byte j+4 with the top 2 bits of byte j.)
+static __device__ __forceinline__ void k_scales(uint4 h, uint32_t sc[2], uint32_t mn[2]) {
+    const uint32_t b0 = h.y, b4 = h.z, b8 = h.w; // bytes 0..3, 4..7, 8..11 of scales
+    sc[0] = b0 & 0x3F3F3F3Fu;
+    mn[0] = b4 & 0x3F3F3F3Fu;
+    sc[1] = (b8 & 0x0F0F0F0Fu) | ((b0 >> 2) & 0x30303030u);
+    mn[1] = ((b8 >> 4) & 0x0F0F0F0Fu) | ((b4 >> 2) & 0x30303030u);
+}
+
+template <int T, int NT, int WR, int NST>
+__global__ void __launch_bounds__(32 * KRN_CUDA__MMQ_WARPS, 2)
+krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
+    using G_ = krn_cuda__mmq_geom<T, NT, WR, NST>;
+    constexpr int WO = G_::WO, ROWS = G_::ROWS, REC = kq<T>::rec;
+    constexpr int BROW = KRN_CUDA__MMQ_BROW;
+    constexpr int NTHR = 32 * KRN_CUDA__MMQ_WARPS;
+    extern __shared__ __align__(16) uint8_t mmq_sm[];
+    __shared__ int last_s;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int g = lane >> 2, t = lane & 3;
+    const int wo = warp % WO, wr = warp / WO;
+    const int rt = blockIdx.x, grp = blockIdx.y, z = blockIdx.z;
+    const krn_cuda_mmq_out &out = p.out[krn_cuda_mmq_which(p, grp)];
+    const int64_t tile0 = (int64_t)(grp - out.grp0) * WO; // the block's first tile
+    const int r0 = rt * ROWS;
+    const int kb0 = p.split ? z * p.len : 0;
+    const int kb1 = p.split ? min(kb0 + p.len, p.nsb) : p.nsb;
+    const int nk = kb1 - kb0;
+
+    // The copies of super-block kb0 + i into stage `slot`: the group's
+    // records (weights, which no kernel writes), then the tile's rows.
+    auto issue_a = [&](int i, int slot) {
+        if (i >= nk) return;
+        const int kb = kb0 + i;
+        uint8_t *st = mmq_sm + slot * G_::STAGE;
+        constexpr int RC = REC / 16; // 16-byte copies a record
+        for (int c = tid; c < WO * RC; c += NTHR) {
+            const int k = c / RC, off = c % RC;
+            const int64_t tl = tile0 + k;
+            if (tl < out.tiles)
+                cp_async16(st + k * REC + 16 * off,
+                           out.w + ((uint64_t)tl * p.nsb + kb) * REC + 16 * off);
+        }
+    };
+    auto issue_b = [&](int i, int slot) {
+        if (i < nk) {
+            const int kb = kb0 + i;
+            uint8_t *bs = mmq_sm + slot * G_::STAGE + G_::A;
+            for (int c = tid; c < ROWS * 18; c += NTHR) {
+                const int rr = c / 18, k = c % 18;
+                const int row = min(r0 + rr, p.n_rows - 1); // padding rows repeat the last
+                uint8_t *dst = bs + rr * BROW;
+                if (k < 16)
+                    cp_async16(dst + 16 * k, p.xq + (int64_t)row * p.q_stride + 256 * kb + 16 * k);
+                else if (k == 16)
+                    cp_async16(dst + 256, p.xs + (int64_t)row * p.s_stride + 8 * kb);
+                else
+                    cp_async4(dst + 272, p.xd + (int64_t)row * p.d_stride + kb);
+            }
+        }
+        cp_async_commit();
+    };
+
+    // The first stages' weights are copied before grid_dep_sync (common.cuh),
+    // while the kernel before this one (whose output is the input) may still
+    // be finishing; their group completes with the first stage's rows.
+    for (int i = 0; i < NST - 1; i++) issue_a(i, i);
+    grid_dep_sync();
+    for (int i = 0; i < NST - 1; i++) issue_b(i, i);
+
+    const bool live = tile0 + wo < out.tiles; // warp-uniform
+    int acc[NT][4];
+    float part[NT][4], dot[NT][4];
+#pragma unroll
+    for (int n = 0; n < NT; n++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) acc[n][e] = 0, part[n][e] = 0.0f, dot[n][e] = 0.0f;
+    const int zero[4] = {0, 0, 0, 0};
+
+    for (int i = 0; i < nk; i++) {
+        cp_async_wait<NST - 2>();
+        __syncthreads(); // stage i landed for every thread; stage i-1 is computed
+        issue_a(i + NST - 1, (i + NST - 1) % NST);
+        issue_b(i + NST - 1, (i + NST - 1) % NST);
+        if (!live) continue;
+        const uint8_t *As = mmq_sm + (i % NST) * G_::STAGE + wo * REC;
+        const uint8_t *Bs = mmq_sm + (i % NST) * G_::STAGE + G_::A + (8 * NT * wr) * BROW;
+        float dg, dg8, mg = 0.0f, mg8 = 0.0f;
+        uint32_t scg[4], scg8[4], mng[2] = {0, 0}, mng8[2] = {0, 0};
+        if constexpr (T == KRN_Q6_K) {
+            const uint4 a = lds128(As + kq<T>::sc + 16 * g), b = lds128(As + kq<T>::sc + 16 * (g + 8));
+            scg[0] = a.x, scg[1] = a.y, scg[2] = a.z, scg[3] = a.w;
+            scg8[0] = b.x, scg8[1] = b.y, scg8[2] = b.z, scg8[3] = b.w;
+            dg = half_to_float_fast(*(const uint16_t *)(As + kq<T>::d + 2 * g));
+            dg8 = half_to_float_fast(*(const uint16_t *)(As + kq<T>::d + 2 * (g + 8)));
+        } else {
+            const uint4 hg = lds128(As + kq<T>::hdr + 16 * g);
+            const uint4 hg8 = lds128(As + kq<T>::hdr + 16 * (g + 8));
+            k_scales(hg, scg, mng);
+            k_scales(hg8, scg8, mng8);
+            dg = half_to_float_fast(hg.x & 0xFFFFu), mg = half_to_float_fast(hg.x >> 16);
+            dg8 = half_to_float_fast(hg8.x & 0xFFFFu), mg8 = half_to_float_fast(hg8.x >> 16);
+        }
+        if constexpr (T == KRN_Q6_K) {
+            const uint4 qhg = lds128(As + 512 * 4 + 16 * lane), qhg8 = lds128(As + 512 * 5 + 16 * lane);
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const uint4 lg = lds128(As + 512 * (2 * h) + 16 * lane);
+                const uint4 lg8 = lds128(As + 512 * (2 * h + 1) + 16 * lane);
+                const uint32_t hga = h ? qhg.z : qhg.x, hgb = h ? qhg.w : qhg.y;
+                const uint32_t hg8a = h ? qhg8.z : qhg8.x, hg8b = h ? qhg8.w : qhg8.y;
+                uint4 bq[NT][2];
+#pragma unroll
+                for (int n = 0; n < NT; n++)
+#pragma unroll
+                    for (int pp = 0; pp < 2; pp++)
+                        bq[n][pp] = lds128(Bs + (8 * n + g) * BROW + 64 * (2 * h + pp) + 16 * t);
+#pragma unroll
+                for (int k = 0; k < 4; k++) { // sub-block j = 4h + k
+                    const int j = 4 * h + k, m = k & 1, nib = 4 * (k >> 1);
+                    auto code = [&](uint32_t ql, uint32_t qh) {
+                        const uint32_t c = ((ql >> nib) & 0x0F0F0F0Fu) | (((qh >> (2 * k)) & 0x03030303u) << 4);
+                        return ((c | 0x80808080u) - 0x20202020u) ^ 0x80808080u; // c - 32 per byte
+                    };
+                    const uint32_t a0 = code(m ? lg.z : lg.x, hga), a2 = code(m ? lg.w : lg.y, hgb);
+                    const uint32_t a1 = code(m ? lg8.z : lg8.x, hg8a), a3 = code(m ? lg8.w : lg8.y, hg8b);
+                    const int slo = sbyte(scg[j >> 1], 2 * (j & 1)), shi = sbyte(scg[j >> 1], 2 * (j & 1) + 1);
+                    const int slo8 = sbyte(scg8[j >> 1], 2 * (j & 1)), shi8 = sbyte(scg8[j >> 1], 2 * (j & 1) + 1);
+#pragma unroll
+                    for (int n = 0; n < NT; n++) {
+                        const uint4 b = bq[n][k >> 1];
+                        const uint32_t b0 = (k & 1) ? b.z : b.x, b1 = (k & 1) ? b.w : b.y;
+                        int clo[4], chi[4];
+                        mma_s8_k16(clo, zero, a0, a1, b0);
+                        mma_s8_k16(chi, zero, a2, a3, b1);
+                        acc[n][0] += slo * clo[0] + shi * chi[0];
+                        acc[n][1] += slo * clo[1] + shi * chi[1];
+                        acc[n][2] += slo8 * clo[2] + shi8 * chi[2];
+                        acc[n][3] += slo8 * clo[3] + shi8 * chi[3];
+                    }
+                }
+            }
+        } else {
+            uint4 qh = make_uint4(0, 0, 0, 0);
+            if constexpr (T == KRN_Q5_K) qh = lds128(As + kq<T>::qh + 16 * lane);
+#pragma unroll
+            for (int pp = 0; pp < 4; pp++) {
+                const uint4 wq = lds128(As + 512 * pp + 16 * lane);
+                uint4 bq[NT];
+#pragma unroll
+                for (int n = 0; n < NT; n++) bq[n] = lds128(Bs + (8 * n + g) * BROW + 64 * pp + 16 * t);
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int j = 2 * pp + h;
+                    uint32_t a[4] = {(wq.x >> (4 * h)) & 0x0F0F0F0Fu, (wq.z >> (4 * h)) & 0x0F0F0F0Fu,
+                                     (wq.y >> (4 * h)) & 0x0F0F0F0Fu, (wq.w >> (4 * h)) & 0x0F0F0F0Fu};
+                    if constexpr (T == KRN_Q5_K) {
+                        a[0] |= ((qh.x >> j) & 0x01010101u) << 4;
+                        a[1] |= ((qh.z >> j) & 0x01010101u) << 4;
+                        a[2] |= ((qh.y >> j) & 0x01010101u) << 4;
+                        a[3] |= ((qh.w >> j) & 0x01010101u) << 4;
+                    }
+                    const int s0 = ubyte(scg[j >> 2], j & 3), s8 = ubyte(scg8[j >> 2], j & 3);
+#pragma unroll
+                    for (int n = 0; n < NT; n++) {
+                        const uint32_t b[2] = {h ? bq[n].z : bq[n].x, h ? bq[n].w : bq[n].y};
+                        int c[4];
+                        mma_s8_k32(c, zero, a, b);
+                        acc[n][0] += s0 * c[0];
+                        acc[n][1] += s0 * c[1];
+                        acc[n][2] += s8 * c[2];
+                        acc[n][3] += s8 * c[3];
+                    }
+                }
+            }
+        }
+        // The super-block's float value, into each pair's chunk partial.
+#pragma unroll
+        for (int n = 0; n < NT; n++) {
+#pragma unroll
+            for (int cr = 0; cr < 2; cr++) { // rows 8n + 2t + cr
+                const uint8_t *row = Bs + (8 * n + 2 * t + cr) * BROW;
+                const float dx = *(const float *)(row + 272);
+                int bg = 0, bg8 = 0;
+                if constexpr (kq<T>::has_min) {
+                    const uint4 sv = lds128(row + 256); // s_0..s_7 as int16 pairs
+                    bg = __dp2a_lo((int)sv.x, (int)mng[0], 0);
+                    bg = __dp2a_hi((int)sv.y, (int)mng[0], bg);
+                    bg = __dp2a_lo((int)sv.z, (int)mng[1], bg);
+                    bg = __dp2a_hi((int)sv.w, (int)mng[1], bg);
+                    bg8 = __dp2a_lo((int)sv.x, (int)mng8[0], 0);
+                    bg8 = __dp2a_hi((int)sv.y, (int)mng8[0], bg8);
+                    bg8 = __dp2a_lo((int)sv.z, (int)mng8[1], bg8);
+                    bg8 = __dp2a_hi((int)sv.w, (int)mng8[1], bg8);
+                }
+                float vg = fmul(dg, i2f(acc[n][cr]));
+                float vg8 = fmul(dg8, i2f(acc[n][2 + cr]));
+                if constexpr (kq<T>::has_min) {
+                    vg = fsub(vg, fmul(mg, i2f(bg)));
+                    vg8 = fsub(vg8, fmul(mg8, i2f(bg8)));
+                }
+                part[n][cr] = fadd(part[n][cr], fmul(dx, vg));
+                part[n][2 + cr] = fadd(part[n][2 + cr], fmul(dx, vg8));
+                acc[n][cr] = 0;
+                acc[n][2 + cr] = 0;
+            }
+        }
+        // A chunk ends: its partial joins the dot (one walk over every chunk).
+        if (!p.split && ((kb0 + i + 1) % p.len == 0 || i == nk - 1)) {
+#pragma unroll
+            for (int n = 0; n < NT; n++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    dot[n][e] = fadd(dot[n][e], part[n][e]);
+                    part[n][e] = 0.0f;
+                }
+        }
+    }
+    cp_async_wait_all();
+
+    // (o, r) of element e of n-tile n: outputs 16 (tile0 + wo) + g (+ 8),
+    // row r0 + 8 NT wr + 8 n + 2t (+ 1).
+    const int64_t obase = 16 * (tile0 + wo);
+    const int rbase = r0 + 8 * NT * wr;
+    if (!p.split) {
+        if (!live) return;
+#pragma unroll
+        for (int n = 0; n < NT; n++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                const int64_t o = obase + g + (e >= 2 ? 8 : 0);
+                const int r = rbase + 8 * n + 2 * t + (e & 1);
+                if (o < out.ne1 && r < p.n_rows)
+                    krn_cuda_mm_store(dot[n][e], out.bias, out.accumulate,
+                                      out.y + (int64_t)r * out.ldy + o, o);
+            }
+        return;
+    }
+    // Split: this chunk's partial, then the last block of the tile folds.
+    const int64_t slot_tiles = (int64_t)gridDim.y * WO; // tile slots of the launch
+    const int rows_pad = gridDim.x * ROWS;
+    auto part_at = [&](int c, int64_t tslot, int r, int ol) {
+        return p.part + (((int64_t)c * slot_tiles + tslot) * rows_pad + r) * 16 + ol;
+    };
+    if (live) {
+#pragma unroll
+        for (int n = 0; n < NT; n++)
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                *part_at(z, (int64_t)grp * WO + wo, rbase + 8 * n + 2 * t + (e & 1),
+                         g + (e >= 2 ? 8 : 0)) = part[n][e];
+    }
+    __threadfence();
+    __syncthreads();
+    int *count = p.count + (int64_t)grp * gridDim.x + rt;
+    if (tid == 0) last_s = atomicAdd(count, 1) == p.nchunks - 1;
+    __syncthreads();
+    if (!last_s) return;
+    __threadfence();
+    for (int idx = tid; idx < WO * 16 * ROWS; idx += NTHR) {
+        const int k = idx / (16 * ROWS), rem = idx % (16 * ROWS);
+        const int rr = rem / 16, ol = rem % 16;
+        const int64_t o = 16 * (tile0 + k) + ol;
+        const int r = r0 + rr;
+        if (tile0 + k >= out.tiles || o >= out.ne1 || r >= p.n_rows) continue;
+        float d = 0.0f;
+        for (int c = 0; c < p.nchunks; c++)
+            d = fadd(d, __ldcg(part_at(c, (int64_t)grp * WO + k, r, ol)));
+        krn_cuda_mm_store(d, out.bias, out.accumulate, out.y + (int64_t)r * out.ldy + o, o);
+    }
+    if (tid == 0) *count = 0; // ready for the next launch (graphs replay it)
+}
+
+// ---- launcher ------------------------------------------------------------------
+
+static int krn_cuda__mmq_stages = 3; // krn_cuda_mmq_setup: 3, or 2 where 3 do not fit
+
+template <int T, int NT, int WR, int NST>
+static int krn_cuda__mmq_go(krn_cuda_mmq_params &p, int n_groups_total, int sms, cudaStream_t s,
+                            sb_err *err) {
+    using G_ = krn_cuda__mmq_geom<T, NT, WR, NST>;
+    const int n_rt = (p.n_rows + G_::ROWS - 1) / G_::ROWS;
+    const int64_t blocks = (int64_t)n_groups_total * n_rt;
+    // Split the K range into its chunks when the grid would not fill the GPU
+    // twice over and the partials fit the scratch (a choice of speed only).
+    const int64_t part_floats = (int64_t)p.nchunks * n_groups_total * G_::WO * n_rt * G_::ROWS * 16;
+    p.split = p.allow_split && p.nchunks > 1 && blocks < 2 * sms && part_floats <= p.part_cap &&
+              blocks <= p.count_cap;
+    const dim3 grid((unsigned)n_rt, (unsigned)n_groups_total, p.split ? (unsigned)p.nchunks : 1u);
+    // Steps of few rows are the GEMV-like launches that gain from starting
+    // early (common.cuh's PDL kinds); larger ones measured slower so.
+    const int kind = p.n_rows <= 16 ? KRN_CUDA_PDL_GEMV : KRN_CUDA_PDL_MMA;
+    krn_cuda_launch(krn_cuda_mmq_kernel<T, NT, WR, NST>, kind, grid,
+                    32 * KRN_CUDA__MMQ_WARPS, (size_t)G_::SMEM, s, p);
+    return KRN_CUDA_LAUNCHED("krn_cuda_mmq_kernel", err);
+}
+
+// Output groups of each matrix (WO tiles of 16 a group), then the launch.
+template <int T, int NT, int WR>
+static int krn_cuda__mmq_shape(krn_cuda_mmq_params &p, int sms, cudaStream_t s, sb_err *err) {
+    constexpr int WO = KRN_CUDA__MMQ_WARPS / WR;
+    int groups = 0;
+    for (int i = 0; i < p.n_out; i++) {
+        p.out[i].grp0 = groups;
+        groups += (int)((p.out[i].tiles + WO - 1) / WO);
+    }
+    return krn_cuda__mmq_stages == 3 ? krn_cuda__mmq_go<T, NT, WR, 3>(p, groups, sms, s, err)
+                                     : krn_cuda__mmq_go<T, NT, WR, 2>(p, groups, sms, s, err);
+}
+
+// Rows per warp (8 NT) and row warps (WR) by the row count.
+template <int T>
+static int krn_cuda__mmq_rows(krn_cuda_mmq_params &p, int sms, cudaStream_t s, sb_err *err) {
+    if (p.n_rows <= 8) return krn_cuda__mmq_shape<T, 1, 1>(p, sms, s, err);
+    if (p.n_rows <= 16) return krn_cuda__mmq_shape<T, 2, 1>(p, sms, s, err);
+    if (p.n_rows <= 32) return krn_cuda__mmq_shape<T, 4, 1>(p, sms, s, err);
+    return krn_cuda__mmq_shape<T, 4, 2>(p, sms, s, err);
+}
+
+int krn_cuda_mmq(krn_cuda_mmq_params *p, krn_type type, int sms, cudaStream_t s, sb_err *err) {
+    switch (type) {
+    case KRN_Q4_K: return krn_cuda__mmq_rows<KRN_Q4_K>(*p, sms, s, err);
+    case KRN_Q5_K: return krn_cuda__mmq_rows<KRN_Q5_K>(*p, sms, s, err);
+    case KRN_Q6_K: return krn_cuda__mmq_rows<KRN_Q6_K>(*p, sms, s, err);
+    default:
+        return sb_err_set(err, __func__, "type %s has no tensor-core matmul",
+                          krn_type_name((uint32_t)type));
+    }
+}
+
+// ---- setup -----------------------------------------------------------------------
+
+template <int T, int NT, int WR, int NST> static int krn_cuda__mmq_attr1(sb_err *err) {
+    return KRN_CUDA_CHECK(cudaFuncSetAttribute(krn_cuda_mmq_kernel<T, NT, WR, NST>,
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               (int)krn_cuda__mmq_geom<T, NT, WR, NST>::SMEM),
+                          err);
+}
+
+template <int T, int NST> static int krn_cuda__mmq_attr(sb_err *err) {
+    return krn_cuda__mmq_attr1<T, 1, 1, NST>(err) || krn_cuda__mmq_attr1<T, 2, 1, NST>(err) ||
+                   krn_cuda__mmq_attr1<T, 4, 1, NST>(err) || krn_cuda__mmq_attr1<T, 4, 2, NST>(err)
+               ? -1
+               : 0;
+}
+
+// The largest stage set of any configuration: Q6_K's records are the largest.
+template <int NST> static size_t krn_cuda__mmq_smem_max() {
+    size_t m = 0;
+    const size_t v[] = {krn_cuda__mmq_geom<KRN_Q6_K, 1, 1, NST>::SMEM,
+                        krn_cuda__mmq_geom<KRN_Q6_K, 2, 1, NST>::SMEM,
+                        krn_cuda__mmq_geom<KRN_Q6_K, 4, 1, NST>::SMEM,
+                        krn_cuda__mmq_geom<KRN_Q6_K, 4, 2, NST>::SMEM};
+    for (size_t x : v) m = x > m ? x : m;
+    return m;
+}
+
+int krn_cuda_mmq_setup(int device, sb_err *err) {
+    int optin = 0;
+    if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                              device), err))
+        return -1;
+    if ((size_t)optin >= krn_cuda__mmq_smem_max<3>()) krn_cuda__mmq_stages = 3;
+    else if ((size_t)optin >= krn_cuda__mmq_smem_max<2>()) krn_cuda__mmq_stages = 2;
+    else
+        return sb_err_set(err, __func__, "the GPU allows %d bytes of shared memory a block; "
+                          "the K-quant matmul needs %zu", optin, krn_cuda__mmq_smem_max<2>());
+    if (krn_cuda__mmq_stages == 3)
+        return krn_cuda__mmq_attr<KRN_Q4_K, 3>(err) || krn_cuda__mmq_attr<KRN_Q5_K, 3>(err) ||
+                       krn_cuda__mmq_attr<KRN_Q6_K, 3>(err)
+                   ? -1
+                   : 0;
+    return krn_cuda__mmq_attr<KRN_Q4_K, 2>(err) || krn_cuda__mmq_attr<KRN_Q5_K, 2>(err) ||
+                   krn_cuda__mmq_attr<KRN_Q6_K, 2>(err)
+               ? -1
+               : 0;
+}
