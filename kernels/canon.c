@@ -59,9 +59,8 @@ static void krn__quantize_act_group(const float *x, krn_act_block *o, int64_t g)
     }
 }
 
-void krn_quantize_act(const float *x, krn_act_block *out, int64_t n) {
-    assert(n % KRN_QBLOCK == 0);
-    const int64_t g = krn_act_group(n);
+void krn_quantize_act(const float *x, krn_act_block *out, int64_t n, int64_t g) {
+    assert((g == KRN_QBLOCK || g == KRN_SUPER) && n % g == 0);
     for (int64_t i = 0; i < n / g; i++)
         krn__quantize_act_group(x + i * g, out + i * (g / KRN_QBLOCK), g);
 }
@@ -368,10 +367,9 @@ static float krn__group_value(const krn_wblock *w, const krn_act_block *x,
 
 float krn_dot_q(const krn_wblock *w, const krn_act_block *x, int64_t nb,
                 krn_type type) {
-    const int64_t per = krn_act_group(nb * KRN_QBLOCK) / KRN_QBLOCK;
+    const int64_t per = krn_act_group(type) / KRN_QBLOCK;
     const int64_t n_groups = nb / per, len = krn_chunk_len(n_groups);
     const bool kquant = krn_type_is_kquant(type), has_min = krn_type_has_min(type);
-    assert(!kquant || per * KRN_QBLOCK == KRN_SUPER);
     float dot = 0.0f;
     for (int64_t c0 = 0; c0 < n_groups; c0 += len) {
         float part = 0.0f;

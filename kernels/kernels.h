@@ -86,9 +86,10 @@ bool krn_quantize_row(krn_type type, const float *src, void *dst, int64_t n);
  * off = 16, 8, 4, 2, 1: lane[l] = lane[l] + lane[l + off]. The answer is
  * lane[0]. A GPU warp gets the same bits with a shuffle-xor reduction.
  *
- * Activation quantization (krn_quantize_act). A row of n floats is cut into
- * groups of G = krn_act_group(n) elements: 256 when n % 256 == 0, else 32.
- * Per group: amax = max |x_i| (a NaN never wins), id = 127 / amax (0 when
+ * Activation quantization (krn_quantize_act). The input row of a matmul is
+ * cut into groups of G = krn_act_group(weight type) elements: 256 for the
+ * K-quants (whose super-blocks are 256), else 32, the weight block (a row
+ * read by weights of both kinds is quantized both ways). Per group: amax = max |x_i| (a NaN never wins), id = 127 / amax (0 when
  * amax is 0), qx_i = rint(x_i * id) clamped to [-127, 127] (NaN: 0), and
  * dx = amax / 127. Per 32-element block b: s_b = Σ qx_i over the block.
  *
@@ -102,17 +103,18 @@ bool krn_quantize_row(krn_type type, const float *src, void *dst, int64_t n);
  *       v = dx · ((d · (float)A) − (dmin · (float)B))
  *   Q6_K (G = 256): codes q − 32, an int8 scale sc_k per 16 elements,
  *       A = Σ_k sc_k · Σ_i (q_i − 32)·qx_i,   v = dx · (d · (float)A)
- *   legacy types (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0; G = 32 or 256): per block b
- *     of the group, in order, with the block's d_b (and min m_b),
- *       u_b = d_b · (float)I_b          (I_b = Σ_i q_i·qx_i), or
- *       u_b = (d_b · (float)I_b) + (m_b · (float)s_b)      (Q4_1, Q5_1)
- *     w = 0.0f, w = w + u_b for each block, and v = dx · w.
+ *   legacy types (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0; G = 32, one block b): with
+ *     the block's d_b (and min m_b),
+ *       u = d_b · (float)I_b          (I_b = Σ_i q_i·qx_i), or
+ *       u = (d_b · (float)I_b) + (m_b · (float)s_b)      (Q4_1, Q5_1)
+ *     w = 0.0f + u, and v = dx · w.
  *   (float)A is a correctly rounded int32 -> fp32 conversion; d, dmin, d_b
  *   and m_b are the file's halves widened exactly.
  * The groups are summed in P chunks of L = krn_chunk_len(n / G) consecutive
  * groups (P = ceil((n / G) / L) <= KRN_MAX_CHUNKS): each chunk's partial
  * starts at 0.0f and adds its v_g in order; the dot starts at 0.0f and adds
- * the partials in chunk order. The chunking depends only on n, so a GEMV
+ * the partials in chunk order. The chunking depends only on the shape and
+ * the type, so a GEMV
  * whose lanes each take a chunk, a tensor-core tile that walks every group
  * in order, and a split-K launch whose blocks each take one chunk all give
  * the same bits, for 1 row or 1,000.
@@ -130,11 +132,6 @@ enum {
     KRN_MAX_CHUNKS = 8,  /* most chunks of a quantized dot */
 };
 
-/* Elements per activation quantization group for rows of n: KRN_SUPER when
- * n % KRN_SUPER == 0, else KRN_QBLOCK. */
-static inline int64_t krn_act_group(int64_t n) {
-    return n % KRN_SUPER == 0 ? KRN_SUPER : KRN_QBLOCK;
-}
 
 /* Groups per chunk of a quantized dot over n_groups groups: at most
  * KRN_MAX_CHUNKS chunks, all but the last of this length. */
@@ -170,9 +167,15 @@ bool krn_type_is_quantized(krn_type type);
 /* True for the K-quants (Q4_K, Q5_K, Q6_K): 256-element super-blocks. */
 bool krn_type_is_kquant(krn_type type);
 
-/* Quantize n activations (n % 32 == 0) into n/32 blocks, in groups of
- * krn_act_group(n). */
-void krn_quantize_act(const float *x, krn_act_block *out, int64_t n);
+/* Elements per activation quantization group for a matmul of weight type
+ * `type`: KRN_SUPER for the K-quants, else KRN_QBLOCK. */
+static inline int64_t krn_act_group(krn_type type) {
+    return krn_type_is_kquant(type) ? KRN_SUPER : KRN_QBLOCK;
+}
+
+/* Quantize n activations (n a multiple of group) into n/32 blocks, in
+ * groups of `group` (32 or 256) elements. */
+void krn_quantize_act(const float *x, krn_act_block *out, int64_t n, int64_t group);
 /* Unpack a quantized weight row of n weights into n/32 blocks. */
 void krn_unpack_row(krn_type type, const void *row, krn_wblock *out, int64_t n);
 /* The canonical dot of an unpacked weight row of `type` and a quantized

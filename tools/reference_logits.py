@@ -11,7 +11,7 @@ few prompts. Two references are written per model:
   emulated  the same float64 model with the engine's deliberate roundings
             applied at the same points: keys (after RoPE) and values rounded
             to fp16 as the KV cache stores them, and, for quantized weights,
-            each matmul input quantized per 256 (or 32) elements to int8 exactly as
+            each matmul input quantized per 32 elements to int8 exactly as
             krn_quantize_act does. What remains between the engine and this
             reference is fp32-vs-fp64 arithmetic only.
 
@@ -170,13 +170,10 @@ def build_model(g):
 
 
 def quantize_act(x):
-    """krn_quantize_act in float64 (kernels.h §2, v2): in groups of 256
-    elements when the row length is a multiple of 256, else of 32,
-    d = amax/127 (fp32), q = rint(x * (127/amax)) (fp32 product, ties to
-    even), value q*d."""
+    """krn_quantize_act in float64: per 32 elements, d = amax/127 (fp32),
+    q = rint(x * (127/amax)) (fp32 product, ties to even), value q*d."""
     x32 = x.to(torch.float32)
-    group = 256 if x32.shape[-1] % 256 == 0 else 32
-    blocks = x32.reshape(*x32.shape[:-1], -1, group)
+    blocks = x32.reshape(*x32.shape[:-1], -1, 32)
     amax = blocks.abs().amax(dim=-1, keepdim=True)
     d = amax / 127.0
     inv = torch.where(amax > 0, 127.0 / amax, torch.zeros_like(amax))

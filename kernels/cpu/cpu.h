@@ -139,7 +139,10 @@ typedef struct krn_cpu_mm {
     const float *x;                     /* row r at x + r*ldx (float weights) */
     int64_t ldx;
     const krn_act_block *xq;            /* row r at xq + r*(n_in/32): x
-                                           quantized (quantized weights) */
+                                           quantized in groups of 256 (for
+                                           K-quant weights) */
+    const krn_act_block *xq32;          /* the same in groups of 32 (for
+                                           the other quantized types) */
     krn_wblock *wbuf;                   /* n_threads * wbuf_stride blocks */
     int64_t wbuf_stride;                /* >= n_in/32 */
     float *fbuf;                        /* n_threads * fbuf_stride floats */

@@ -29,7 +29,9 @@ typedef struct krn_cpu {
     float *k, *v;              /* (64, kv_dim) each */
     float *att;                /* (64, q_dim) attention output */
     float *g, *u;              /* (64, n_ff) each; g then holds silu(g)*u */
-    krn_act_block *xq;         /* (64, max_in/32) a matmul's quantized input */
+    krn_act_block *xq;         /* (64, max_in/32) a matmul's quantized input,
+                                  in groups of 256 (K-quant weights) */
+    krn_act_block *xq32;       /* the same in groups of 32 (the other types) */
     krn_wblock *wbuf;          /* (n_threads, wbuf_stride) */
     float *fbuf;               /* (n_threads, fbuf_stride) */
     float *ascratch;           /* (n_threads, ascratch_stride) */

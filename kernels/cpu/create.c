@@ -25,6 +25,7 @@ static void krn_cpu__destroy(krn_backend *b) {
     free(c->g);
     free(c->u);
     free(c->xq);
+    free(c->xq32);
     free(c->wbuf);
     free(c->fbuf);
     free(c->ascratch);
@@ -44,7 +45,7 @@ typedef struct krn_cpu__buf {
     const char *what;
 } krn_cpu__buf;
 
-enum { KRN_CPU__N_BUFS = 15 };
+enum { KRN_CPU__N_BUFS = 16 };
 
 /* Every count and element size is a product of int32 model dimensions and
  * small constants, so each fits in uint64; their products are checked by
@@ -72,6 +73,8 @@ static void krn_cpu__plan(krn_cpu *c, const krn_model *m, int32_t cap,
     b[i++] = (krn_cpu__buf){(void **)&c->u, rows, (uint64_t)c->n_ff * f, "up rows"};
     b[i++] = (krn_cpu__buf){(void **)&c->xq, rows * (uint64_t)(c->max_in / KRN_QBLOCK),
                             sizeof(krn_act_block), "quantized rows"};
+    b[i++] = (krn_cpu__buf){(void **)&c->xq32, rows * (uint64_t)(c->max_in / KRN_QBLOCK),
+                            sizeof(krn_act_block), "quantized rows (groups of 32)"};
     b[i++] = (krn_cpu__buf){(void **)&c->wbuf, nt * (uint64_t)c->wbuf_stride,
                             sizeof(krn_wblock), "unpacked weight rows"};
     b[i++] = (krn_cpu__buf){(void **)&c->fbuf, nt * (uint64_t)c->fbuf_stride, f,

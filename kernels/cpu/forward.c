@@ -57,12 +57,21 @@ static void krn_cpu__embed_row(const krn_cpu__step *s, int r) {
     krn_dequantize_row(t->type, row, c->x + r * c->n_embd, c->n_embd);
 }
 
+/* Row r of n floats quantized both ways a matmul may read it
+ * (kernels.h §2): in groups of 32 into xq32, and, when n is whole
+ * super-blocks (a K-quant matmul can read it), in groups of 256 into xq. */
+static void krn_cpu__quantize_row(const krn_cpu *c, const float *x, int r, int64_t n) {
+    krn_quantize_act(x, c->xq32 + r * (n / KRN_QBLOCK), n, KRN_QBLOCK);
+    if (n % KRN_SUPER == 0)
+        krn_quantize_act(x, c->xq + r * (n / KRN_QBLOCK), n, KRN_SUPER);
+}
+
 /* h = rmsnorm(x, w) and its quantization, for the matmuls that read h. */
 static void krn_cpu__norm_row(const krn_cpu__step *s, int r, const float *w) {
     const krn_cpu *c = s->c;
     const int64_t n = c->n_embd;
     krn_cpu_rmsnorm(c->x + r * n, w, c->base.model->rms_eps, n, c->h + r * n);
-    krn_quantize_act(c->h + r * n, c->xq + r * (n / KRN_QBLOCK), n);
+    krn_cpu__quantize_row(c, c->h + r * n, r, n);
 }
 
 static void krn_cpu__attn_norm_row(const krn_cpu__step *s, int r) {
@@ -98,15 +107,14 @@ static void krn_cpu__rope_kv_row(const krn_cpu__step *s, int r) {
 
 static void krn_cpu__att_quant_row(const krn_cpu__step *s, int r) {
     const krn_cpu *c = s->c;
-    krn_quantize_act(c->att + r * c->q_dim, c->xq + r * (c->q_dim / KRN_QBLOCK),
-                     c->q_dim);
+    krn_cpu__quantize_row(c, c->att + r * c->q_dim, r, c->q_dim);
 }
 
 static void krn_cpu__swiglu_row(const krn_cpu__step *s, int r) {
     const krn_cpu *c = s->c;
     float *g = c->g + r * c->n_ff;
     krn_cpu_swiglu(g, c->u + r * c->n_ff, c->n_ff, g);
-    krn_quantize_act(g, c->xq + r * (c->n_ff / KRN_QBLOCK), c->n_ff);
+    krn_cpu__quantize_row(c, g, r, c->n_ff);
 }
 
 /* Attention over (row, head) pairs, split in contiguous ranges. */
@@ -146,7 +154,7 @@ static krn_cpu_mm krn_cpu__mm(const krn_cpu__step *s, const float *x,
     const krn_cpu *c = s->c;
     return (krn_cpu_mm){
         .n_rows = s->batch->n_rows, .n_in = n_in, .x = x, .ldx = n_in,
-        .xq = c->xq, .wbuf = c->wbuf, .wbuf_stride = c->wbuf_stride,
+        .xq = c->xq, .xq32 = c->xq32, .wbuf = c->wbuf, .wbuf_stride = c->wbuf_stride,
         .fbuf = c->fbuf, .fbuf_stride = c->fbuf_stride,
     };
 }

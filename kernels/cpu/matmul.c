@@ -31,7 +31,8 @@ static void krn_cpu__mm_rows(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
             krn_dequantize_row(w->type, row, fb, n);
         const float bias = out->bias ? out->bias[o] : 0.0f;
         for (int r = 0; r < mm->n_rows; r++) {
-            float v = quantized ? krn_dot_q(wb, mm->xq + (int64_t)r * nb, nb, w->type)
+            const krn_act_block *xq = krn_type_is_kquant(w->type) ? mm->xq : mm->xq32;
+            float v = quantized ? krn_dot_q(wb, xq + (int64_t)r * nb, nb, w->type)
                                 : krn_dot_f(fb, mm->x + (int64_t)r * mm->ldx, n);
             float *y = out->y + (int64_t)r * out->ldy + o;
             if (out->bias) v = v + bias;

@@ -24,11 +24,6 @@ static __device__ __forceinline__ int act_word_offset(int64_t b, int w) {
     return (int)(64 * (b >> 1)) + 16 * (w & 3) + 8 * (int)(b & 1) + 4 * (w >> 2);
 }
 
-// krn_act_group (kernels.h) on the device: 256 when n % 256 == 0, else 32.
-static __device__ __forceinline__ int act_group(int64_t n) {
-    return n % KRN_SUPER == 0 ? KRN_SUPER : KRN_QBLOCK;
-}
-
 // rint(v) clamped to [-127, 127] in float, NaN to 0 (canon.c's krn__round_q8).
 static __device__ __forceinline__ int round_q8(float v) {
     const float r = rintf(v);
@@ -85,6 +80,21 @@ static __device__ __forceinline__ void quantize_unit(const float v[8], bool live
         if (group == KRN_QBLOCK) d_unit[b] = fdiv(a, 127.0f);
     }
     if (group == KRN_SUPER && lane == 0) d_unit[0] = fdiv(a, 127.0f);
+}
+
+// Unit u of row r (n elements) quantized both ways (cuda_backend.h's
+// krn_cuda_acts): groups of 32 always, groups of 256 when the row is whole
+// super-blocks (only K-quant matmuls read those).
+template <typename ACTS>
+static __device__ __forceinline__ void quantize_unit_both(const float v[8], bool live, int64_t n,
+                                                          int64_t r, int64_t u, const ACTS &a,
+                                                          int lane) {
+    quantize_unit(v, live, KRN_QBLOCK, a.g32.q + r * a.g32.q_stride + 256 * u,
+                  a.g32.d + r * a.g32.d_stride + 8 * u, a.g32.s + r * a.g32.s_stride + 8 * u, lane);
+    if (n % KRN_SUPER == 0)
+        quantize_unit(v, live, KRN_SUPER, a.g256.q + r * a.g256.q_stride + 256 * u,
+                      a.g256.d + r * a.g256.d_stride + u, a.g256.s + r * a.g256.s_stride + 8 * u,
+                      lane);
 }
 
 #endif // SB_KERNELS_CUDA_ACT_CUH

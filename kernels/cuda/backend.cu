@@ -144,9 +144,12 @@ static void krn_cuda__dims(krn_cuda *c, const krn_model *m) {
     c->max_in = c->n_embd;
     if (c->q_dim > c->max_in) c->max_in = c->q_dim;
     if (c->n_ff > c->max_in) c->max_in = c->n_ff;
-    c->xq.q_stride = (c->max_in + 63) & ~(int64_t)63;
-    c->xq.d_stride = c->max_in / KRN_QBLOCK;
-    c->xq.s_stride = (c->max_in / KRN_QBLOCK + 7) & ~(int64_t)7;
+    krn_cuda_act *acts[2] = {&c->xq.g256, &c->xq.g32};
+    for (int i = 0; i < 2; i++) {
+        acts[i]->q_stride = (c->max_in + 63) & ~(int64_t)63;
+        acts[i]->d_stride = c->max_in / KRN_QBLOCK;
+        acts[i]->s_stride = (c->max_in / KRN_QBLOCK + 7) & ~(int64_t)7;
+    }
 }
 
 // Split partials and arrival counts of the quantized matmuls (mmq.cu):
@@ -324,12 +327,15 @@ static void krn_cuda__plan_state(krn_cuda__plan *p, krn_cuda *c, const krn_model
     krn_cuda__add_rows(p, (void **)&c->g, (uint64_t)c->n_ff, f, "gate rows");
     krn_cuda__add_rows(p, (void **)&c->u, (uint64_t)c->n_ff, f, "up rows");
     krn_cuda__add_rows(p, (void **)&c->logits, (uint64_t)m->n_vocab, f, "logit rows");
-    krn_cuda__add_rows(p, (void **)&c->xq.q, (uint64_t)c->xq.q_stride, 1,
-                       "quantized rows");
-    krn_cuda__add_rows(p, (void **)&c->xq.d, (uint64_t)c->xq.d_stride, f,
-                       "quantized row scales");
-    krn_cuda__add_rows(p, (void **)&c->xq.s, (uint64_t)c->xq.s_stride, sizeof(int16_t),
-                       "quantized row sums");
+    krn_cuda_act *acts[2] = {&c->xq.g256, &c->xq.g32};
+    for (int i = 0; i < 2; i++) {
+        krn_cuda__add_rows(p, (void **)&acts[i]->q, (uint64_t)acts[i]->q_stride, 1,
+                           "quantized rows");
+        krn_cuda__add_rows(p, (void **)&acts[i]->d, (uint64_t)acts[i]->d_stride, f,
+                           "quantized row scales");
+        krn_cuda__add_rows(p, (void **)&acts[i]->s, (uint64_t)acts[i]->s_stride,
+                           sizeof(int16_t), "quantized row sums");
+    }
     c->cfg.mm_part_cap = KRN_CUDA__MM_PART_FLOATS;
     c->cfg.mm_count_cap = KRN_CUDA__MM_COUNTS;
     krn_cuda__add(p, (void **)&c->cfg.mm_part, (uint64_t)KRN_CUDA__MM_PART_FLOATS * f,

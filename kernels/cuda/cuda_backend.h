@@ -46,6 +46,13 @@ typedef struct krn_cuda_act {
     int64_t q_stride, d_stride, s_stride; // q_stride % 64 == 0, s_stride % 8 == 0
 } krn_cuda_act;
 
+// A matmul input quantized both ways a matmul may read it (kernels.h §2):
+// in groups of 256 for K-quant weights (written only for rows that are
+// whole super-blocks) and in groups of 32 for the other types.
+typedef struct krn_cuda_acts {
+    krn_cuda_act g256, g32;
+} krn_cuda_acts;
+
 // Kernel choices, fixed at create time (environment, for bisecting on the
 // device; every choice gives the same bits):
 //   SB_CUDA_SPLIT=0            never split a quantized matmul's K range into
@@ -129,7 +136,7 @@ typedef struct krn_cuda {
     float *att;                // (64, q_dim) attention output
     float *g, *u;              // (64, n_ff) each; g then holds silu(g)*u
     float *logits;             // (64, n_vocab)
-    krn_cuda_act xq;           // (64, max_in) a matmul's quantized input
+    krn_cuda_acts xq;          // (64, max_in) a matmul's quantized input
     krn_cuda_graph graphs[KRN_MAX_ROWS + 1]; // by row bucket (cfg.graphs)
     krn_cuda_prof *prof;       // SB_CUDA_PROFILE=1, else NULL; owned
     float *attn_part;          // split-KV chunk states, attn_slots of them,
@@ -146,16 +153,16 @@ int krn_cuda_embed(const krn_cuda_mat *tok, const int32_t *tokens, int n_rows,
 
 // rmsnorm.cu: y[r] = rmsnorm(x[r]) * w, and its quantization into xq.
 int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
-                           int64_t n, int n_rows, float *y, const krn_cuda_act *xq,
+                           int64_t n, int n_rows, float *y, const krn_cuda_acts *xq,
                            cudaStream_t s, sb_err *err);
 
 // quantize.cu: xq[r] = krn_quantize_act(x[r]) for rows of n floats.
-int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_act *xq,
+int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_acts *xq,
                       cudaStream_t s, sb_err *err);
 // The shape check of every launch that quantizes rows into xq: 1..KRN_MAX_ROWS
 // rows of n floats, n a positive multiple of 32 that xq's rows hold; else
 // an error in fn's name.
-int krn_cuda_check_act_rows(const char *fn, int64_t n, int n_rows, const krn_cuda_act *xq,
+int krn_cuda_check_act_rows(const char *fn, int64_t n, int n_rows, const krn_cuda_acts *xq,
                             sb_err *err);
 
 // matmul.cu: y[r*ldy + o] = W[o,:]·x_r (+ bias[o]) or y + W[o,:]·x_r
@@ -232,7 +239,7 @@ int krn_cuda_attention_setup(int32_t head_dim, int32_t group, sb_err *err);
 // ffn.cu: g = silu(g) * u over n_rows rows of n elements, and
 // xq[r] = krn_quantize_act(g[r]).
 int krn_cuda_swiglu_quant(float *g, const float *u, int64_t n, int n_rows,
-                          const krn_cuda_act *xq, cudaStream_t s, sb_err *err);
+                          const krn_cuda_acts *xq, cudaStream_t s, sb_err *err);
 
 // forward.cu: the step (called with a batch krn_forward checked).
 int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err);

@@ -14,7 +14,7 @@ enum { KRN_CUDA__SWIGLU_WARPS = 8 };
 // Grid (n_rows, ceil(units / 8)), 8 warps: warp w takes unit
 // 8 * blockIdx.y + w (256 elements) of row blockIdx.x, lane l its elements
 // 8l .. 8l + 7; no float reduction.
-__global__ void krn_cuda_swiglu_kernel(float *g, const float *u, int64_t n, krn_cuda_act xq) {
+__global__ void krn_cuda_swiglu_kernel(float *g, const float *u, int64_t n, krn_cuda_acts xq) {
     grid_dep_sync(); // common.cuh: before any global access
     const int r = blockIdx.x, lane = threadIdx.x & 31;
     const int64_t un = (int64_t)blockIdx.y * KRN_CUDA__SWIGLU_WARPS + (threadIdx.x >> 5);
@@ -32,14 +32,11 @@ __global__ void krn_cuda_swiglu_kernel(float *g, const float *u, int64_t n, krn_
         v[i] = fmul(silu, u[k]);
         g[k] = v[i];
     }
-    const int group = act_group(n);
-    quantize_unit(v, live, group, xq.q + (int64_t)r * xq.q_stride + 256 * un,
-                  xq.d + (int64_t)r * xq.d_stride + (group == KRN_SUPER ? un : 8 * un),
-                  xq.s + (int64_t)r * xq.s_stride + 8 * un, lane);
+    quantize_unit_both(v, live, n, r, un, xq, lane);
 }
 
 int krn_cuda_swiglu_quant(float *g, const float *u, int64_t n, int n_rows,
-                          const krn_cuda_act *xq, cudaStream_t s, sb_err *err) {
+                          const krn_cuda_acts *xq, cudaStream_t s, sb_err *err) {
     if (krn_cuda_check_act_rows(__func__, n, n_rows, xq, err)) return -1;
     const int64_t units = (n + 255) / 256;
     const dim3 grid((unsigned)n_rows,

@@ -86,11 +86,13 @@ void krn_cuda_prof_print(const krn_cuda *c) {
     }
 }
 
-// One matmul reading x (float rows) / c->xq (their quantization).
+// One matmul reading x (float rows) / c->xq (their quantization in the
+// groups w's type reads: kernels.h §2).
 static krn_cuda_mm krn_cuda__mm(const krn_cuda *c, int n, const krn_cuda_mat *w,
                                 const float *x, const float *bias, bool accumulate,
                                 float *y, int64_t ldy) {
-    const krn_cuda_mm mm = {w, x, &c->xq, bias, accumulate, y, ldy, n};
+    const krn_cuda_act *xq = krn_type_is_kquant(w->type) ? &c->xq.g256 : &c->xq.g32;
+    const krn_cuda_mm mm = {w, x, xq, bias, accumulate, y, ldy, n};
     return mm;
 }
 

@@ -56,7 +56,7 @@ static int krn_cuda__matmul_q(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *
         o->ldy = mm[i].ldy;
         o->accumulate = mm[i].accumulate;
     }
-    const int64_t ne0 = mm[0].w->ne0, group = krn_act_group(ne0);
+    const int64_t ne0 = mm[0].w->ne0, group = krn_act_group(type);
     p.n_out = n;
     p.nsb = (int)(ne0 / group);
     p.group_blocks = (int)(group / KRN_QBLOCK);

@@ -40,27 +40,47 @@
 #include "mmq.cuh"
 #include "ptx.cuh"
 
-enum {
-    KRN_CUDA__MMQ_WARPS = 8,
-    KRN_CUDA__MMQ_BROW = 320, // bytes of an activation row in a stage:
-                              // 256 codes, 16 of sums, 4 of dx; 320 puts
-                              // rows g and g + 1 in different banks
-};
+enum { KRN_CUDA__MMQ_WARPS = 8 };
 
-// Bytes of one pipeline stage: WO weight records and the tile's rows; NST
-// stages (3, or 2 where the GPU's shared memory holds no more: sm_86/89).
+// Bytes of one pipeline stage: the group's WO weight records; NST stages (3,
+// or 2 where the GPU's shared memory holds no more: sm_86/89).
 template <int T, int NT, int WR, int NST>
 struct krn_cuda__mmq_geom {
     enum {
         WO = KRN_CUDA__MMQ_WARPS / WR,
         ROWS = 8 * NT * WR,
-        A = WO * kq<T>::rec,
-        STAGE = A + ROWS * KRN_CUDA__MMQ_BROW,
+        STAGE = WO * kq<T>::rec,
         SMEM = NST * STAGE,
     };
 };
 
 static __device__ __forceinline__ uint4 lds128(const uint8_t *p) { return *(const uint4 *)p; }
+
+// 16 bytes of an activation row through the read-only cache (the rows are
+// written by the kernel before; PDL's grid_dep_sync orders that).
+static __device__ __forceinline__ uint4 ldg128(const void *p) { return __ldg((const uint4 *)p); }
+
+static __device__ __forceinline__ void prefetch_l1(const void *p) {
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+}
+
+// The two halves of w as floats, exactly (common.cuh's half_to_float): the
+// hardware's conversion when neither is an Inf or NaN, whose payloads it is
+// not specified to keep.
+static __device__ __forceinline__ float2 halves_to_float2(uint32_t w) {
+    if ((w & 0x7C00u) != 0x7C00u && (w & 0x7C000000u) != 0x7C000000u)
+        return make_float2(__half2float(__ushort_as_half((unsigned short)(w & 0xFFFFu))),
+                           __half2float(__ushort_as_half((unsigned short)(w >> 16))));
+    return make_float2(half_to_float(w & 0xFFFFu), half_to_float(w >> 16));
+}
+
+// The WR warps that share a weight record wait for each other (a named
+// barrier per output tile; a warp alone needs only its own lanes).
+template <int WR>
+static __device__ __forceinline__ void tile_sync(int wo) {
+    if constexpr (WR == 1) __syncwarp();
+    else asm volatile("bar.sync %0, %1;" ::"r"(1 + wo), "r"(32 * WR) : "memory");
+}
 
 // Byte k (0..3) of w, zero- or sign-extended.
 static __device__ __forceinline__ int ubyte(uint32_t w, int k) { return (int)((w >> (8 * k)) & 0xFFu); }
@@ -82,12 +102,13 @@ static __device__ __forceinline__ void k_scales(uint4 h, uint32_t sc[2], uint32_
     mn[1] = ((b8 >> 4) & 0x0F0F0F0Fu) | ((b4 >> 2) & 0x30303030u);
 }
 
+// Three blocks an SM for the narrow tiles (85 registers a thread), two for
+// the 32-row ones, whose partials need more.
 template <int T, int NT, int WR, int NST>
-__global__ void __launch_bounds__(32 * KRN_CUDA__MMQ_WARPS, 2)
+__global__ void __launch_bounds__(32 * KRN_CUDA__MMQ_WARPS, NT <= 2 ? 3 : 2)
 krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
     using G_ = krn_cuda__mmq_geom<T, NT, WR, NST>;
-    constexpr int WO = G_::WO, ROWS = G_::ROWS, REC = kq<T>::rec;
-    constexpr int BROW = KRN_CUDA__MMQ_BROW;
+    constexpr int WO = G_::WO, ROWS = G_::ROWS, REC = kq<T>::rec, RC = REC / 16;
     constexpr int NTHR = 32 * KRN_CUDA__MMQ_WARPS;
     extern __shared__ __align__(16) uint8_t mmq_sm[];
     __shared__ int last_s;
@@ -101,49 +122,40 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
     const int kb0 = p.split ? z * p.len : 0;
     const int kb1 = p.split ? min(kb0 + p.len, p.nsb) : p.nsb;
     const int nk = kb1 - kb0;
+    const bool live = tile0 + wo < out.tiles; // the same for the WR warps of a tile
+    const int rbase = r0 + 8 * NT * wr;       // this warp's first row
+    const int rows_left = p.n_rows - rbase;   // n-tiles at or past it have no real row
 
-    // The copies of super-block kb0 + i into stage `slot`: the group's
-    // records (weights, which no kernel writes), then the tile's rows.
+    // The weight record of super-block kb0 + i into stage slot `slot`: the WR
+    // warps of tile wo copy 16 bytes a lane (chunks lane + 32 (wr + WR j)).
+    const uint8_t *a_src = out.w + (uint64_t)(live ? tile0 + wo : 0) * p.nsb * REC;
+    uint8_t *a_dst = mmq_sm + wo * REC;
     auto issue_a = [&](int i, int slot) {
-        if (i >= nk) return;
-        const int kb = kb0 + i;
-        uint8_t *st = mmq_sm + slot * G_::STAGE;
-        constexpr int RC = REC / 16; // 16-byte copies a record
-        for (int c = tid; c < WO * RC; c += NTHR) {
-            const int k = c / RC, off = c % RC;
-            const int64_t tl = tile0 + k;
-            if (tl < out.tiles)
-                cp_async16(st + k * REC + 16 * off,
-                           out.w + ((uint64_t)tl * p.nsb + kb) * REC + 16 * off);
-        }
-    };
-    auto issue_b = [&](int i, int slot) {
-        if (i < nk) {
-            const int kb = kb0 + i;
-            uint8_t *bs = mmq_sm + slot * G_::STAGE + G_::A;
-            for (int c = tid; c < ROWS * 18; c += NTHR) {
-                const int rr = c / 18, k = c % 18;
-                const int row = min(r0 + rr, p.n_rows - 1); // padding rows repeat the last
-                uint8_t *dst = bs + rr * BROW;
-                if (k < 16)
-                    cp_async16(dst + 16 * k, p.xq + (int64_t)row * p.q_stride + 256 * kb + 16 * k);
-                else if (k == 16)
-                    cp_async16(dst + 256, p.xs + (int64_t)row * p.s_stride + 8 * kb);
-                else
-                    cp_async4(dst + 272, p.xd + (int64_t)row * p.d_stride + kb);
+        if (i < nk && live) {
+            const uint8_t *src = a_src + (uint64_t)(kb0 + i) * REC;
+            uint8_t *dst = a_dst + slot * G_::STAGE;
+#pragma unroll
+            for (int j = 0; j < (RC + 32 * WR - 1) / (32 * WR); j++) {
+                const int off = lane + 32 * (wr + WR * j);
+                if (off < RC) cp_async16(dst + 16 * off, src + 16 * off);
             }
         }
         cp_async_commit();
     };
+    // Activation rows: padding rows (past n_rows) repeat the last row. The
+    // code offset of each n-tile's fragment row 8n + g is kept (32 bits: the
+    // launcher bounds rows x q_stride).
+    auto row_of = [&](int r) { return min(rbase + r, p.n_rows - 1); };
+    int boff[NT];
+#pragma unroll
+    for (int n = 0; n < NT; n++) boff[n] = row_of(8 * n + g) * (int)p.q_stride;
 
     // The first stages' weights are copied before grid_dep_sync (common.cuh),
     // while the kernel before this one (whose output is the input) may still
-    // be finishing; their group completes with the first stage's rows.
+    // be finishing; activations are read only after it.
     for (int i = 0; i < NST - 1; i++) issue_a(i, i);
     grid_dep_sync();
-    for (int i = 0; i < NST - 1; i++) issue_b(i, i);
 
-    const bool live = tile0 + wo < out.tiles; // warp-uniform
     int acc[NT][4];
     float part[NT][4], dot[NT][4];
 #pragma unroll
@@ -151,30 +163,43 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
 #pragma unroll
         for (int e = 0; e < 4; e++) acc[n][e] = 0, part[n][e] = 0.0f, dot[n][e] = 0.0f;
     const int zero[4] = {0, 0, 0, 0};
+    int slot = 0, fill = NST - 1, chunk_left = p.len;
 
-    for (int i = 0; i < nk; i++) {
+    for (int i = 0; live && i < nk; i++) {
+        const int kb = kb0 + i;
         cp_async_wait<NST - 2>();
-        __syncthreads(); // stage i landed for every thread; stage i-1 is computed
-        issue_a(i + NST - 1, (i + NST - 1) % NST);
-        issue_b(i + NST - 1, (i + NST - 1) % NST);
-        if (!live) continue;
-        const uint8_t *As = mmq_sm + (i % NST) * G_::STAGE + wo * REC;
-        const uint8_t *Bs = mmq_sm + (i % NST) * G_::STAGE + G_::A + (8 * NT * wr) * BROW;
+        tile_sync<WR>(wo); // stage i is visible; every sharer is done with stage i - 1
+        issue_a(i + NST - 1, fill);
+        fill = fill == NST - 1 ? 0 : fill + 1;
+        if (i + 1 < nk) { // the next super-block's codes of this warp's rows, into L1
+            for (int l = lane; l < 16 * NT; l += 32)
+                prefetch_l1(p.xq + (int64_t)row_of(l >> 1) * p.q_stride + 256 * (kb + 1) +
+                            128 * (l & 1));
+        }
+        const uint8_t *As = mmq_sm + slot * G_::STAGE + wo * REC;
+        slot = slot == NST - 1 ? 0 : slot + 1;
+        // B fragments of n-tile n: row 8n + g of the warp, words t, t+4 of a
+        // block pair (act.cuh's layout), from the activation row in memory.
+        const int8_t *xk = p.xq + 256 * kb + 16 * t;
+        auto bfrag = [&](int n, int pair) { return ldg128(xk + boff[n] + 64 * pair); };
         float dg, dg8, mg = 0.0f, mg8 = 0.0f;
         uint32_t scg[4], scg8[4], mng[2] = {0, 0}, mng8[2] = {0, 0};
         if constexpr (T == KRN_Q6_K) {
             const uint4 a = lds128(As + kq<T>::sc + 16 * g), b = lds128(As + kq<T>::sc + 16 * (g + 8));
             scg[0] = a.x, scg[1] = a.y, scg[2] = a.z, scg[3] = a.w;
             scg8[0] = b.x, scg8[1] = b.y, scg8[2] = b.z, scg8[3] = b.w;
-            dg = half_to_float_fast(*(const uint16_t *)(As + kq<T>::d + 2 * g));
-            dg8 = half_to_float_fast(*(const uint16_t *)(As + kq<T>::d + 2 * (g + 8)));
+            const float2 dd = halves_to_float2(*(const uint16_t *)(As + kq<T>::d + 2 * g) |
+                                               ((uint32_t)*(const uint16_t *)(As + kq<T>::d +
+                                                                              2 * (g + 8))
+                                                << 16));
+            dg = dd.x, dg8 = dd.y;
         } else {
             const uint4 hg = lds128(As + kq<T>::hdr + 16 * g);
             const uint4 hg8 = lds128(As + kq<T>::hdr + 16 * (g + 8));
             k_scales(hg, scg, mng);
             k_scales(hg8, scg8, mng8);
-            dg = half_to_float_fast(hg.x & 0xFFFFu), mg = half_to_float_fast(hg.x >> 16);
-            dg8 = half_to_float_fast(hg8.x & 0xFFFFu), mg8 = half_to_float_fast(hg8.x >> 16);
+            const float2 a = halves_to_float2(hg.x), b = halves_to_float2(hg8.x);
+            dg = a.x, mg = a.y, dg8 = b.x, mg8 = b.y;
         }
         if constexpr (T == KRN_Q6_K) {
             const uint4 qhg = lds128(As + 512 * 4 + 16 * lane), qhg8 = lds128(As + 512 * 5 + 16 * lane);
@@ -184,34 +209,36 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
                 const uint4 lg8 = lds128(As + 512 * (2 * h + 1) + 16 * lane);
                 const uint32_t hga = h ? qhg.z : qhg.x, hgb = h ? qhg.w : qhg.y;
                 const uint32_t hg8a = h ? qhg8.z : qhg8.x, hg8b = h ? qhg8.w : qhg8.y;
-                uint4 bq[NT][2];
 #pragma unroll
-                for (int n = 0; n < NT; n++)
+                for (int pp = 0; pp < 2; pp++) { // block pair 2h + pp: sub-blocks k = 2pp, 2pp + 1
+                    uint4 bq[NT];
 #pragma unroll
-                    for (int pp = 0; pp < 2; pp++)
-                        bq[n][pp] = lds128(Bs + (8 * n + g) * BROW + 64 * (2 * h + pp) + 16 * t);
+                    for (int n = 0; n < NT; n++)
+                        bq[n] = 8 * n < rows_left ? bfrag(n, 2 * h + pp) : make_uint4(0, 0, 0, 0);
 #pragma unroll
-                for (int k = 0; k < 4; k++) { // sub-block j = 4h + k
-                    const int j = 4 * h + k, m = k & 1, nib = 4 * (k >> 1);
-                    auto code = [&](uint32_t ql, uint32_t qh) {
-                        const uint32_t c = ((ql >> nib) & 0x0F0F0F0Fu) | (((qh >> (2 * k)) & 0x03030303u) << 4);
-                        return ((c | 0x80808080u) - 0x20202020u) ^ 0x80808080u; // c - 32 per byte
-                    };
-                    const uint32_t a0 = code(m ? lg.z : lg.x, hga), a2 = code(m ? lg.w : lg.y, hgb);
-                    const uint32_t a1 = code(m ? lg8.z : lg8.x, hg8a), a3 = code(m ? lg8.w : lg8.y, hg8b);
-                    const int slo = sbyte(scg[j >> 1], 2 * (j & 1)), shi = sbyte(scg[j >> 1], 2 * (j & 1) + 1);
-                    const int slo8 = sbyte(scg8[j >> 1], 2 * (j & 1)), shi8 = sbyte(scg8[j >> 1], 2 * (j & 1) + 1);
+                    for (int kk = 0; kk < 2; kk++) {
+                        const int k = 2 * pp + kk, j = 4 * h + k, m = k & 1, nib = 4 * (k >> 1);
+                        auto code = [&](uint32_t ql, uint32_t qh) {
+                            const uint32_t c = ((ql >> nib) & 0x0F0F0F0Fu) |
+                                               (((qh >> (2 * k)) & 0x03030303u) << 4);
+                            return ((c | 0x80808080u) - 0x20202020u) ^ 0x80808080u; // c - 32 per byte
+                        };
+                        const uint32_t a0 = code(m ? lg.z : lg.x, hga), a2 = code(m ? lg.w : lg.y, hgb);
+                        const uint32_t a1 = code(m ? lg8.z : lg8.x, hg8a), a3 = code(m ? lg8.w : lg8.y, hg8b);
+                        const int slo = sbyte(scg[j >> 1], 2 * (j & 1)), shi = sbyte(scg[j >> 1], 2 * (j & 1) + 1);
+                        const int slo8 = sbyte(scg8[j >> 1], 2 * (j & 1)), shi8 = sbyte(scg8[j >> 1], 2 * (j & 1) + 1);
 #pragma unroll
-                    for (int n = 0; n < NT; n++) {
-                        const uint4 b = bq[n][k >> 1];
-                        const uint32_t b0 = (k & 1) ? b.z : b.x, b1 = (k & 1) ? b.w : b.y;
-                        int clo[4], chi[4];
-                        mma_s8_k16(clo, zero, a0, a1, b0);
-                        mma_s8_k16(chi, zero, a2, a3, b1);
-                        acc[n][0] += slo * clo[0] + shi * chi[0];
-                        acc[n][1] += slo * clo[1] + shi * chi[1];
-                        acc[n][2] += slo8 * clo[2] + shi8 * chi[2];
-                        acc[n][3] += slo8 * clo[3] + shi8 * chi[3];
+                        for (int n = 0; n < NT; n++) {
+                            if (8 * n >= rows_left) continue;
+                            const uint32_t b0 = kk ? bq[n].z : bq[n].x, b1 = kk ? bq[n].w : bq[n].y;
+                            int clo[4], chi[4];
+                            mma_s8_k16(clo, zero, a0, a1, b0);
+                            mma_s8_k16(chi, zero, a2, a3, b1);
+                            acc[n][0] += slo * clo[0] + shi * chi[0];
+                            acc[n][1] += slo * clo[1] + shi * chi[1];
+                            acc[n][2] += slo8 * clo[2] + shi8 * chi[2];
+                            acc[n][3] += slo8 * clo[3] + shi8 * chi[3];
+                        }
                     }
                 }
             }
@@ -223,7 +250,8 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
                 const uint4 wq = lds128(As + 512 * pp + 16 * lane);
                 uint4 bq[NT];
 #pragma unroll
-                for (int n = 0; n < NT; n++) bq[n] = lds128(Bs + (8 * n + g) * BROW + 64 * pp + 16 * t);
+                for (int n = 0; n < NT; n++)
+                    bq[n] = 8 * n < rows_left ? bfrag(n, pp) : make_uint4(0, 0, 0, 0);
 #pragma unroll
                 for (int h = 0; h < 2; h++) {
                     const int j = 2 * pp + h;
@@ -238,6 +266,7 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
                     const int s0 = ubyte(scg[j >> 2], j & 3), s8 = ubyte(scg8[j >> 2], j & 3);
 #pragma unroll
                     for (int n = 0; n < NT; n++) {
+                        if (8 * n >= rows_left) continue;
                         const uint32_t b[2] = {h ? bq[n].z : bq[n].x, h ? bq[n].w : bq[n].y};
                         int c[4];
                         mma_s8_k32(c, zero, a, b);
@@ -249,16 +278,22 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
                 }
             }
         }
-        // The super-block's float value, into each pair's chunk partial.
+        // The super-block's float value, into each pair's chunk partial; an
+        // n-tile or row half no lane of which holds a real row is skipped
+        // (warp-uniform: its lowest row, t = 0, is past the step's rows).
 #pragma unroll
         for (int n = 0; n < NT; n++) {
 #pragma unroll
             for (int cr = 0; cr < 2; cr++) { // rows 8n + 2t + cr
-                const uint8_t *row = Bs + (8 * n + 2 * t + cr) * BROW;
-                const float dx = *(const float *)(row + 272);
+                if (8 * n + cr >= rows_left) {
+                    acc[n][cr] = acc[n][2 + cr] = 0;
+                    continue;
+                }
+                const int row = row_of(8 * n + 2 * t + cr);
+                const float dx = __ldg(p.xd + (int64_t)row * p.d_stride + kb);
                 int bg = 0, bg8 = 0;
                 if constexpr (kq<T>::has_min) {
-                    const uint4 sv = lds128(row + 256); // s_0..s_7 as int16 pairs
+                    const uint4 sv = ldg128(p.xs + (int64_t)row * p.s_stride + 8 * kb); // s_0..s_7
                     bg = __dp2a_lo((int)sv.x, (int)mng[0], 0);
                     bg = __dp2a_hi((int)sv.y, (int)mng[0], bg);
                     bg = __dp2a_lo((int)sv.z, (int)mng[1], bg);
@@ -281,7 +316,8 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
             }
         }
         // A chunk ends: its partial joins the dot (one walk over every chunk).
-        if (!p.split && ((kb0 + i + 1) % p.len == 0 || i == nk - 1)) {
+        if (!p.split && (--chunk_left == 0 || i == nk - 1)) {
+            chunk_left = p.len;
 #pragma unroll
             for (int n = 0; n < NT; n++)
 #pragma unroll
@@ -294,9 +330,8 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
     cp_async_wait_all();
 
     // (o, r) of element e of n-tile n: outputs 16 (tile0 + wo) + g (+ 8),
-    // row r0 + 8 NT wr + 8 n + 2t (+ 1).
+    // row rbase + 8 n + 2t (+ 1).
     const int64_t obase = 16 * (tile0 + wo);
-    const int rbase = r0 + 8 * NT * wr;
     if (!p.split) {
         if (!live) return;
 #pragma unroll

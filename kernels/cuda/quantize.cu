@@ -12,7 +12,7 @@ enum { KRN_CUDA__QWARPS = 8 };
 // 8 * blockIdx.y + w (256 elements) of row blockIdx.x, lane l holding its
 // elements 8l .. 8l + 7. No float reduction: amax is a maximum, the sums
 // integers.
-__global__ void krn_cuda_quantize_kernel(const float *x, int64_t n, krn_cuda_act xq) {
+__global__ void krn_cuda_quantize_kernel(const float *x, int64_t n, krn_cuda_acts xq) {
     grid_dep_sync(); // common.cuh: before any global access
     const int r = blockIdx.x, lane = threadIdx.x & 31;
     const int64_t u = (int64_t)blockIdx.y * KRN_CUDA__QWARPS + (threadIdx.x >> 5);
@@ -29,23 +29,20 @@ __global__ void krn_cuda_quantize_kernel(const float *x, int64_t n, krn_cuda_act
 #pragma unroll
         for (int i = 0; i < 8; i++) v[i] = 0.0f;
     }
-    const int group = act_group(n);
-    quantize_unit(v, live, group, xq.q + (int64_t)r * xq.q_stride + 256 * u,
-                  xq.d + (int64_t)r * xq.d_stride + (group == KRN_SUPER ? u : 8 * u),
-                  xq.s + (int64_t)r * xq.s_stride + 8 * u, lane);
+    quantize_unit_both(v, live, n, r, u, xq, lane);
 }
 
-int krn_cuda_check_act_rows(const char *fn, int64_t n, int n_rows, const krn_cuda_act *xq,
+int krn_cuda_check_act_rows(const char *fn, int64_t n, int n_rows, const krn_cuda_acts *xq,
                             sb_err *err) {
     if (n_rows < 1 || n_rows > KRN_MAX_ROWS || n < KRN_QBLOCK || n % KRN_QBLOCK ||
-        n > xq->q_stride)
+        n > xq->g32.q_stride)
         return sb_err_set(err, fn, "n_rows %d, n %lld: expected 1..%d rows of a "
                           "positive multiple of %d", n_rows, (long long)n, KRN_MAX_ROWS,
                           KRN_QBLOCK);
     return 0;
 }
 
-int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_act *xq,
+int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_acts *xq,
                       cudaStream_t s, sb_err *err) {
     if (krn_cuda_check_act_rows(__func__, n, n_rows, xq, err)) return -1;
     const int64_t units = (n + 255) / 256;

@@ -23,7 +23,7 @@ enum {
 template <bool STAGED>
 __global__ void __launch_bounds__(32 * KRN_CUDA__RMS_WARPS)
 krn_cuda_rmsnorm_quant_kernel(const float *x, const float *w, float eps, int64_t n,
-                              float *y, krn_cuda_act xq) {
+                              float *y, krn_cuda_acts xq) {
     grid_dep_sync(); // common.cuh: before any global access
     constexpr int PER_THREAD = KRN_CUDA__RMS_STAGE_MAX / (32 * KRN_CUDA__RMS_WARPS) + 1;
     __shared__ float xs[STAGED ? KRN_CUDA__RMS_STAGE_MAX : 1];
@@ -77,14 +77,11 @@ krn_cuda_rmsnorm_quant_kernel(const float *x, const float *w, float eps, int64_t
         v[i] = live ? fmul(fmul(src[e0 + i], scale_s), wv[i]) : 0.0f;
         if (live) y[(int64_t)r * n + e0 + i] = v[i];
     }
-    const int group = act_group(n);
-    quantize_unit(v, live, group, xq.q + (int64_t)r * xq.q_stride + 256 * u,
-                  xq.d + (int64_t)r * xq.d_stride + (group == KRN_SUPER ? u : 8 * u),
-                  xq.s + (int64_t)r * xq.s_stride + 8 * u, lane);
+    quantize_unit_both(v, live, n, r, u, xq, lane);
 }
 
 int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
-                           int64_t n, int n_rows, float *y, const krn_cuda_act *xq,
+                           int64_t n, int n_rows, float *y, const krn_cuda_acts *xq,
                            cudaStream_t s, sb_err *err) {
     if (krn_cuda_check_act_rows(__func__, n, n_rows, xq, err)) return -1;
     const int64_t units = (n + 255) / 256;

@@ -288,10 +288,12 @@ static void test_buckets_wide_q4_k_m(void **state) {
     check_buckets(&WIDE, &ty, 12, "wide q4_K_M");
 }
 
-/* Rows that are not a multiple of 256 quantize their activations in groups
- * of 32 (kernels.h §2): the 32-element types over a 384-wide model (as the
- * demo model's), beside K-quant down rows of 1536 (groups of 256). */
-static void test_buckets_groups_of_32(void **state) {
+/* A row read by both kinds of weights is quantized both ways (kernels.h
+ * §2: groups of 256 for the K-quants, 32 for the rest): the 32-element
+ * types over a 384-wide model (as the demo model's, whose rows are no whole
+ * super-blocks) beside a K-quant down matrix (rows of 1536), and mixed
+ * kinds on one input (q Q4_K beside k Q8_0, gate Q5_K beside up Q4_0). */
+static void test_buckets_activation_groups(void **state) {
     (void)state;
     static const tm_shape ODD = {2, 384, 1536, 6, 2, 64, 300};
     const tm_types legacy = {.embd = KRN_Q8_0, .out = KRN_Q8_0, .q = KRN_Q4_0,
@@ -300,6 +302,10 @@ static void test_buckets_groups_of_32(void **state) {
     check_buckets(&ODD, &legacy, 14, "groups of 32");
     const tm_types q8 = tm_uniform_types(KRN_Q8_0, true);
     check_buckets(&ODD, &q8, 15, "groups of 32, q8_0 tied");
+    const tm_types both = {.embd = KRN_Q6_K, .out = KRN_Q4_1, .q = KRN_Q4_K,
+                           .k = KRN_Q8_0, .v = KRN_Q6_K, .o = KRN_Q5_0,
+                           .gate = KRN_Q5_K, .up = KRN_Q4_0, .down = KRN_Q4_K};
+    check_buckets(&SMALL, &both, 16, "both groups on one input");
 }
 
 /* A copy of environment variable name's value (NULL when unset), for
@@ -769,7 +775,7 @@ int main(void) {
         cmocka_unit_test(test_mixed_types),
         cmocka_unit_test(test_buckets_mixed),
         cmocka_unit_test(test_buckets_wide_q4_k_m),
-        cmocka_unit_test(test_buckets_groups_of_32),
+        cmocka_unit_test(test_buckets_activation_groups),
         cmocka_unit_test_prestate_setup_teardown(test_buckets_matmul_kernels, env_guard_save,
                                                  env_guard_restore, &split_guard),
         cmocka_unit_test_prestate_setup_teardown(test_launch_overlap, env_guard_save,

@@ -11,8 +11,8 @@
  * Q6_K, d_b · q_i (+ m_b) for the 32-element types) and activations
  * x_i = dx · qx_i. The kernels form every integer exactly; along any path
  * from a term to the result there are at most 6 rounded operations inside
- * a group, 8 additions of a group's blocks, and the chunk's and the dot's
- * additions (kernels.h §2), k = 14 + len + nchunks in all, so
+ * a group and the chunk's and the dot's additions (kernels.h §2),
+ * k = 14 + len + nchunks in all (a margin of 8), so
  * |y − E| <= γ(k) · B with B = Σ_i |w_i| · |x_i| (the min terms counted
  * apart from the scale terms) and γ(k) = k u / (1 − k u), u = 2^-24
  * (Higham's bound for any summation order). cuBLAS gets w_i and x_i
@@ -137,7 +137,8 @@ static krn_cuda_act act_of(const device_case *dc) {
 static krn_act_block *upload_activations(const weights *w, int n_rows, const float *x,
                                          device_case *dc) {
     const krn_cuda_act a = act_of(dc);
-    const int64_t ne0 = w->ne0, nb = ne0 / KRN_QBLOCK, per = krn_act_group(ne0) / KRN_QBLOCK;
+    const int64_t ne0 = w->ne0, nb = ne0 / KRN_QBLOCK, group = krn_act_group(w->type),
+                  per = group / KRN_QBLOCK;
     krn_act_block *act = (krn_act_block *)malloc(sizeof(krn_act_block) * n_rows * nb);
     int8_t *q = (int8_t *)calloc((size_t)n_rows * a.q_stride, 1);
     float *d = (float *)calloc((size_t)n_rows * a.d_stride, sizeof(float));
@@ -145,7 +146,7 @@ static krn_act_block *upload_activations(const weights *w, int n_rows, const flo
     float *xf = (float *)malloc(sizeof(float) * n_rows * ne0);
     assert_true(act && q && d && s && xf);
     for (int r = 0; r < n_rows; r++) {
-        krn_quantize_act(x + r * ne0, act + r * nb, ne0);
+        krn_quantize_act(x + r * ne0, act + r * nb, ne0, group);
         for (int64_t j = 0; j < nb; j++) {
             const krn_act_block *b = &act[r * nb + j];
             for (int wd = 0; wd < 8; wd++)
@@ -245,7 +246,7 @@ static void run_case(const weights *w, int n_rows, const float *x, device_case *
                      cublasHandle_t h, const char *name) {
     static const char *const kernel[] = {"unsplit", "split allowed"}; // cfg.mm_split
     const int64_t n_out = n_rows * w->ne1;
-    const int64_t groups = w->ne0 / krn_act_group(w->ne0), len = krn_chunk_len(groups);
+    const int64_t groups = w->ne0 / krn_act_group(w->type), len = krn_chunk_len(groups);
     const int k_ops = (int)(14 + len + (groups + len - 1) / len);
     double *e = (double *)malloc(sizeof(double) * n_out);
     double *bnd = (double *)malloc(sizeof(double) * n_out);

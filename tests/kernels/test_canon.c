@@ -127,18 +127,18 @@ static void structured_floats(float *x) {
     }
 }
 
-/* Rows whose length is a multiple of 256 are quantized in groups of 256,
- * others in groups of 32 (kernels.h: krn_act_group). */
+/* K-quant matmuls read their input in groups of 256, the others in groups
+ * of 32 (kernels.h: krn_act_group). */
 static void test_quantize_act(void **state) {
     (void)state;
     enum { N = 32 * 64, N32 = 32 * 63 };
     float x[N];
     krn_act_block b[N / 32];
-    assert_int_equal(krn_act_group(N), 256);
-    assert_int_equal(krn_act_group(N32), 32);
+    for (int t = 0; t < NQTYPES; t++)
+        assert_int_equal(krn_act_group(QTYPES[t]), krn_type_is_kquant(QTYPES[t]) ? 256 : 32);
     random_floats(x, N, 1, 3.0f);
     structured_floats(x);
-    krn_quantize_act(x, b, N32);
+    krn_quantize_act(x, b, N32, 32);
     for (int k = 0; k < N32 / 32; k++)
         check_act_group(x + 32 * k, &b[k], 32);
     assert_same_float(b[0].d, 0.0f);
@@ -148,14 +148,14 @@ static void test_quantize_act(void **state) {
 
     /* In groups of 256 the spike of 1e30 sets the scale of the whole first
      * group: its other blocks quantize to 0, or near it. */
-    krn_quantize_act(x, b, N);
+    krn_quantize_act(x, b, N, 256);
     for (int k = 0; k < N / 256; k++)
         check_act_group(x + 256 * k, &b[8 * k], 256);
     assert_int_equal(b[1].sum, 0);
     assert_same_float(b[1].d, b[4].d);
     random_floats(x, N, 2, 1.0f);
     x[300] = 50.0f;
-    krn_quantize_act(x, b, N);
+    krn_quantize_act(x, b, N, 256);
     assert_same_float(b[8].d, 50.0f / 127.0f);
     assert_same_float(b[15].d, 50.0f / 127.0f);
     assert_true(b[16].d < b[8].d);
@@ -180,7 +180,7 @@ static void test_quantize_act_pins_id(void **state) {
                 continue;
             float blk[32] = {amax, xs};
             krn_act_block b;
-            krn_quantize_act(blk, &b, 32);
+            krn_quantize_act(blk, &b, 32, 32);
             assert_int_equal(b.q[1], (int)rintf(xs * id1));
             return;
         }
@@ -286,7 +286,7 @@ static float ref_group_value(const krn_wblock *w, const krn_act_block *x,
 
 static float ref_dot_q(const krn_wblock *w, const krn_act_block *x,
                        int64_t nb, krn_type type) {
-    const int per = nb % 8 == 0 ? 8 : 1;
+    const int per = krn_type_is_kquant(type) ? 8 : 1;
     const int64_t groups = nb / per;
     const int64_t len = (groups + 7) / 8;
     float dot = 0.0f;
@@ -319,7 +319,7 @@ static void test_dot_q_pinned_order(void **state) {
             float *x = xmalloc((size_t)n * sizeof(float));
             random_floats(x, n, 8000 + k, 2.0f);
             krn_unpack_row(type, row, w, n);
-            krn_quantize_act(x, xb, n);
+            krn_quantize_act(x, xb, n, krn_act_group(type));
             assert_same_float(krn_dot_q(w, xb, nb, type), ref_dot_q(w, xb, nb, type));
             free(row), free(w), free(xb), free(x);
         }
@@ -379,7 +379,7 @@ static void test_dot_q_extreme_integers(void **state) {
  * covered by the same S; we assert twice that. */
 static void test_dot_q_accuracy(void **state) {
     (void)state;
-    enum { N = 4096, NB = N / 32, GROUPS = N / 256, L = (GROUPS + 7) / 8 };
+    enum { N = 4096, NB = N / 32 };
     static float x[N], wd[N];
     static krn_wblock w[NB];
     static krn_act_block xb[NB];
@@ -392,7 +392,7 @@ static void test_dot_q_accuracy(void **state) {
             random_floats(x, N, 400 + s, s == 3 ? 1e-3f : 5.0f);
             krn_dequantize_row(type, row, wd, N);
             krn_unpack_row(type, row, w, N);
-            krn_quantize_act(x, xb, N);
+            krn_quantize_act(x, xb, N, krn_act_group(type));
             double ref = 0.0, S = 0.0;
             for (int j = 0; j < NB; j++) {
                 double mag = 0.0, qabs = 0.0;
@@ -408,7 +408,8 @@ static void test_dot_q_accuracy(void **state) {
                 S += fabs((double)xb[j].d) *
                      (fabs((double)w[j].d) * mag + (has_min ? mw * qabs : 0.0));
             }
-            const double tol = 2.0 * (L + 8 + 14) * 0x1p-24 * S;
+            const int64_t groups = N / krn_act_group(type), L = (groups + 7) / 8;
+            const double tol = 2.0 * (double)(L + 8 + 14) * 0x1p-24 * S;
             const float got = krn_dot_q(w, xb, NB, type);
             if (fabs(got - ref) > tol)
                 fail_msg("%s: dot %.9g ref %.9g tol %.3g", krn_type_name(type),

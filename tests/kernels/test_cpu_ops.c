@@ -378,7 +378,8 @@ typedef struct mm_fixture {
     krn_tensor w;
     void *wdata;
     float x[MM_ROWS * MM_IN];
-    krn_act_block xq[MM_ROWS * MM_IN / 32];
+    krn_act_block xq[MM_ROWS * MM_IN / 32];   /* groups of 256 */
+    krn_act_block xq32[MM_ROWS * MM_IN / 32]; /* groups of 32 */
     float bias[MM_OUT];
 } mm_fixture;
 
@@ -393,8 +394,10 @@ static void mm_make(mm_fixture *f, krn_type type, uint64_t seed) {
     }
     f->w = (krn_tensor){.type = type, .ne0 = MM_IN, .ne1 = MM_OUT, .data = f->wdata};
     fill(f->x, MM_ROWS * MM_IN, seed + 1, 1.0f);
-    for (int r = 0; r < MM_ROWS; r++)
-        krn_quantize_act(f->x + r * MM_IN, f->xq + r * (MM_IN / 32), MM_IN);
+    for (int r = 0; r < MM_ROWS; r++) {
+        krn_quantize_act(f->x + r * MM_IN, f->xq + r * (MM_IN / 32), MM_IN, KRN_SUPER);
+        krn_quantize_act(f->x + r * MM_IN, f->xq32 + r * (MM_IN / 32), MM_IN, KRN_QBLOCK);
+    }
     fill(f->bias, MM_OUT, seed + 2, 0.5f);
 }
 
@@ -406,7 +409,8 @@ static float mm_dot(const mm_fixture *f, int o, int r) {
     if (krn_type_is_quantized(f->w.type)) {
         krn_wblock wb[MM_IN / 32];
         krn_unpack_row(f->w.type, row, wb, MM_IN);
-        return krn_dot_q(wb, f->xq + r * (MM_IN / 32), MM_IN / 32, f->w.type);
+        const krn_act_block *xq = krn_type_is_kquant(f->w.type) ? f->xq : f->xq32;
+        return krn_dot_q(wb, xq + r * (MM_IN / 32), MM_IN / 32, f->w.type);
     }
     float wf[MM_IN];
     krn_dequantize_row(f->w.type, row, wf, MM_IN);
@@ -419,7 +423,7 @@ static void mm_run(krn_cpu_pool *p, mm_fixture *f, int n_rows, const float *bias
     krn_wblock *wbuf = malloc((size_t)nt * (MM_IN / 32) * sizeof *wbuf);
     float *fbuf = malloc((size_t)nt * MM_IN * 4);
     krn_cpu_mm mm = {.n_out = 1, .n_rows = n_rows, .n_in = MM_IN, .x = f->x,
-                     .ldx = MM_IN, .xq = f->xq, .wbuf = wbuf,
+                     .ldx = MM_IN, .xq = f->xq, .xq32 = f->xq32, .wbuf = wbuf,
                      .wbuf_stride = MM_IN / 32, .fbuf = fbuf, .fbuf_stride = MM_IN};
     mm.out[0] = (krn_cpu_mm_out){.w = &f->w, .bias = bias, .accumulate = accumulate,
                                  .y = y, .ldy = MM_OUT + 3};
