@@ -40,29 +40,28 @@
 #include "mmq.cuh"
 #include "ptx.cuh"
 
-enum { KRN_CUDA__MMQ_WARPS = 8 };
+enum {
+    KRN_CUDA__MMQ_WARPS = 8,
+    KRN_CUDA__MMQ_BROW = 320, // bytes of an activation row in a stage:
+                              // 256 codes, 16 of sums, 4 of dx; 320 puts
+                              // rows g and g + 1 in different banks
+};
 
-// Bytes of one pipeline stage: the group's WO weight records; NST stages (3,
-// or 2 where the GPU's shared memory holds no more: sm_86/89).
+// Bytes of one pipeline stage: the group's WO weight records and the
+// tile's activation rows; NST stages (3, or 2 where the GPU's shared memory
+// holds no more: sm_86/89).
 template <int T, int NT, int WR, int NST>
 struct krn_cuda__mmq_geom {
     enum {
         WO = KRN_CUDA__MMQ_WARPS / WR,
         ROWS = 8 * NT * WR,
-        STAGE = WO * kq<T>::rec,
+        A = WO * kq<T>::rec,
+        STAGE = A + ROWS * KRN_CUDA__MMQ_BROW,
         SMEM = NST * STAGE,
     };
 };
 
 static __device__ __forceinline__ uint4 lds128(const uint8_t *p) { return *(const uint4 *)p; }
-
-// 16 bytes of an activation row through the read-only cache (the rows are
-// written by the kernel before; PDL's grid_dep_sync orders that).
-static __device__ __forceinline__ uint4 ldg128(const void *p) { return __ldg((const uint4 *)p); }
-
-static __device__ __forceinline__ void prefetch_l1(const void *p) {
-    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
-}
 
 // The two halves of w as floats, exactly (common.cuh's half_to_float): the
 // hardware's conversion when neither is an Inf or NaN, whose payloads it is
@@ -72,14 +71,6 @@ static __device__ __forceinline__ float2 halves_to_float2(uint32_t w) {
         return make_float2(__half2float(__ushort_as_half((unsigned short)(w & 0xFFFFu))),
                            __half2float(__ushort_as_half((unsigned short)(w >> 16))));
     return make_float2(half_to_float(w & 0xFFFFu), half_to_float(w >> 16));
-}
-
-// The WR warps that share a weight record wait for each other (a named
-// barrier per output tile; a warp alone needs only its own lanes).
-template <int WR>
-static __device__ __forceinline__ void tile_sync(int wo) {
-    if constexpr (WR == 1) __syncwarp();
-    else asm volatile("bar.sync %0, %1;" ::"r"(1 + wo), "r"(32 * WR) : "memory");
 }
 
 // Byte k (0..3) of w, zero- or sign-extended.
@@ -109,7 +100,8 @@ __global__ void __launch_bounds__(32 * KRN_CUDA__MMQ_WARPS, NT <= 2 ? 3 : 2)
 krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
     using G_ = krn_cuda__mmq_geom<T, NT, WR, NST>;
     constexpr int WO = G_::WO, ROWS = G_::ROWS, REC = kq<T>::rec, RC = REC / 16;
-    constexpr int NTHR = 32 * KRN_CUDA__MMQ_WARPS;
+    constexpr int NTHR = 32 * KRN_CUDA__MMQ_WARPS, BROW = KRN_CUDA__MMQ_BROW;
+    constexpr int TPR = NTHR / ROWS; // threads copying each activation row
     extern __shared__ __align__(16) uint8_t mmq_sm[];
     __shared__ int last_s;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -140,21 +132,35 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
                 if (off < RC) cp_async16(dst + 16 * off, src + 16 * off);
             }
         }
+    };
+    // The tile's activation rows of super-block kb0 + i into stage `slot`:
+    // TPR threads a row copy its 16 code chunks, its sums (chunk 16) and its
+    // dx (17); padding rows (past n_rows) repeat the last row.
+    const int brr = tid / TPR, bq0 = tid % TPR;
+    const int brow = min(r0 + brr, p.n_rows - 1);
+    const int8_t *xq_row = p.xq + (int64_t)brow * p.q_stride;
+    const int16_t *xs_row = p.xs + (int64_t)brow * p.s_stride;
+    const float *xd_row = p.xd + (int64_t)brow * p.d_stride;
+    auto issue_b = [&](int i, int slot) {
+        if (i < nk) {
+            const int kb = kb0 + i;
+            uint8_t *dst = mmq_sm + slot * G_::STAGE + G_::A + brr * BROW;
+#pragma unroll
+            for (int k = bq0; k < 18; k += TPR) {
+                if (k < 16) cp_async16(dst + 16 * k, xq_row + 256 * kb + 16 * k);
+                else if (k == 16) cp_async16(dst + 256, xs_row + 8 * kb);
+                else cp_async4(dst + 272, xd_row + kb);
+            }
+        }
         cp_async_commit();
     };
-    // Activation rows: padding rows (past n_rows) repeat the last row. The
-    // code offset of each n-tile's fragment row 8n + g is kept (32 bits: the
-    // launcher bounds rows x q_stride).
-    auto row_of = [&](int r) { return min(rbase + r, p.n_rows - 1); };
-    int boff[NT];
-#pragma unroll
-    for (int n = 0; n < NT; n++) boff[n] = row_of(8 * n + g) * (int)p.q_stride;
 
     // The first stages' weights are copied before grid_dep_sync (common.cuh),
     // while the kernel before this one (whose output is the input) may still
-    // be finishing; activations are read only after it.
+    // be finishing; their copy group completes with the first stage's rows.
     for (int i = 0; i < NST - 1; i++) issue_a(i, i);
     grid_dep_sync();
+    for (int i = 0; i < NST - 1; i++) issue_b(i, i);
 
     int acc[NT][4];
     float part[NT][4], dot[NT][4];
@@ -165,23 +171,21 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
     const int zero[4] = {0, 0, 0, 0};
     int slot = 0, fill = NST - 1, chunk_left = p.len;
 
-    for (int i = 0; live && i < nk; i++) {
-        const int kb = kb0 + i;
+    for (int i = 0; i < nk; i++) {
         cp_async_wait<NST - 2>();
-        tile_sync<WR>(wo); // stage i is visible; every sharer is done with stage i - 1
+        __syncthreads(); // stage i landed for every thread; stage i - 1 is computed
         issue_a(i + NST - 1, fill);
+        issue_b(i + NST - 1, fill);
         fill = fill == NST - 1 ? 0 : fill + 1;
-        if (i + 1 < nk) { // the next super-block's codes of this warp's rows, into L1
-            for (int l = lane; l < 16 * NT; l += 32)
-                prefetch_l1(p.xq + (int64_t)row_of(l >> 1) * p.q_stride + 256 * (kb + 1) +
-                            128 * (l & 1));
-        }
         const uint8_t *As = mmq_sm + slot * G_::STAGE + wo * REC;
+        const uint8_t *Bs = mmq_sm + slot * G_::STAGE + G_::A + (8 * NT * wr) * BROW;
         slot = slot == NST - 1 ? 0 : slot + 1;
+        if (!live) continue;
         // B fragments of n-tile n: row 8n + g of the warp, words t, t+4 of a
-        // block pair (act.cuh's layout), from the activation row in memory.
-        const int8_t *xk = p.xq + 256 * kb + 16 * t;
-        auto bfrag = [&](int n, int pair) { return ldg128(xk + boff[n] + 64 * pair); };
+        // block pair (act.cuh's layout).
+        auto bfrag = [&](int n, int pair) {
+            return lds128(Bs + (8 * n + g) * BROW + 64 * pair + 16 * t);
+        };
         float dg, dg8, mg = 0.0f, mg8 = 0.0f;
         uint32_t scg[4], scg8[4], mng[2] = {0, 0}, mng8[2] = {0, 0};
         if constexpr (T == KRN_Q6_K) {
@@ -289,11 +293,11 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
                     acc[n][cr] = acc[n][2 + cr] = 0;
                     continue;
                 }
-                const int row = row_of(8 * n + 2 * t + cr);
-                const float dx = __ldg(p.xd + (int64_t)row * p.d_stride + kb);
+                const uint8_t *row = Bs + (8 * n + 2 * t + cr) * BROW;
+                const float dx = *(const float *)(row + 272);
                 int bg = 0, bg8 = 0;
                 if constexpr (kq<T>::has_min) {
-                    const uint4 sv = ldg128(p.xs + (int64_t)row * p.s_stride + 8 * kb); // s_0..s_7
+                    const uint4 sv = lds128(row + 256); // s_0..s_7 as int16 pairs
                     bg = __dp2a_lo((int)sv.x, (int)mng[0], 0);
                     bg = __dp2a_hi((int)sv.y, (int)mng[0], bg);
                     bg = __dp2a_lo((int)sv.z, (int)mng[1], bg);
@@ -392,7 +396,8 @@ static int krn_cuda__mmq_go(krn_cuda_mmq_params &p, int n_groups_total, int sms,
     const int n_rt = (p.n_rows + G_::ROWS - 1) / G_::ROWS;
     const int64_t blocks = (int64_t)n_groups_total * n_rt;
     // Split the K range into its chunks when the grid would not fill the GPU
-    // twice over and the partials fit the scratch (a choice of speed only).
+    // twice over and the partials fit the scratch (a choice of speed only;
+    // splitting the large launches too measured slower: bench/RESULTS.md).
     const int64_t part_floats = (int64_t)p.nchunks * n_groups_total * G_::WO * n_rt * G_::ROWS * 16;
     p.split = p.allow_split && p.nchunks > 1 && blocks < 2 * sms && part_floats <= p.part_cap &&
               blocks <= p.count_cap;
