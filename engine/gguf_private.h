@@ -1,5 +1,5 @@
 /*
- * gguf_private.h — private to engine/gguf.c and engine/gguf_write.c: the
+ * gguf_private.h — private to engine/gguf.c and mkmodel/gguf_write.c: the
  * limits the reader enforces, which the writer also enforces so that it
  * never produces a file the reader would refuse.
  */

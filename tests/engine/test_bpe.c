@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../../engine/engine.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../support/tiny_model.h"
 #include "../../engine/tokenizer_internal.h"
 

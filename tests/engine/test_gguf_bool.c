@@ -1,8 +1,8 @@
 /*
- * Bool metadata: gguf_writer_set_bool (engine/gguf_write.c) writes the
+ * Bool metadata: gguf_writer_set_bool (mkmodel/gguf_write.c) writes the
  * one-byte value the GGUF specification gives a bool, gguf_get_bool reads
  * it back, and the keys around it survive; sb quantize
- * (engine/quantize_model.c) copies a file's bool keys, as llama.cpp's
+ * (mkmodel/quantize_model.c) copies a file's bool keys, as llama.cpp's
  * files carry some (tokenizer.ggml.add_bos_token), instead of refusing them.
  */
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../../engine/gguf.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../support/tiny_model.h"
 
 static char tmpdir[64];

@@ -16,7 +16,7 @@
 
 #include "../../engine/engine.h"
 #include "../../engine/gguf.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../../engine/model_internal.h"
 
 static char dir[64];

@@ -12,7 +12,7 @@
 
 #include "../../drafter/drafter.h"
 #include "../../engine/engine.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../support/tiny_model.h"
 
 static const char *PROMPT = "static int parse(const char *s) {\n    return";

@@ -14,7 +14,7 @@
 
 #include "../../drafter/drafter.h"
 #include "../../engine/engine.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../support/tiny_model.h"
 
 /* Short: with the byte vocabulary every byte is a prefill row. */

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "../../engine/engine.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../../engine/model_internal.h"
 #include "../support/tiny_model.h"
 

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "../../engine/gguf.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../../engine/model_internal.h"
 
 enum { CHAIN_REPLY = 300, CHAIN_FENCE = 301, CHAIN_NL = 10, CHAIN_IM_END = 258 };

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

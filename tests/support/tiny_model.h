@@ -30,7 +30,7 @@ const char *test_vocab_model_path(const char *json_path);
 /* Loads that model; the caller frees it with eng_model_free. */
 eng_model *test_vocab_model_load(const char *json_path);
 
-/* Writes a model job (engine/mkmodel.h) to path, frees the job, loads the
+/* Writes a model job (mkmodel/mkmodel_internal.h) to path, frees the job, loads the
  * file and removes it. With want == NULL the load must succeed (the model is
  * returned; free with eng_model_free); otherwise it must fail with an error
  * containing `want` (NULL is returned). Fails the cmocka test otherwise. */

@@ -1,5 +1,5 @@
 /*
- * mkmodel_vocab.c — the vocabularies sb mkmodel writes: the built-in
+ * vocab.c — the vocabularies sb mkmodel writes: the built-in
  * byte-level one, or a Hugging Face tokenizer.json (the real Qwen vocabulary
  * for the tokenizer's reference test).
  *
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mkmodel.h"
-#include "model_internal.h"
+#include "mkmodel_internal.h"
+#include "../engine/model_internal.h"
 
 static int mk__vocab_alloc(eng_mk_vocab *v, int32_t n, sb_err *err) {
     memset(v, 0, sizeof *v);

@@ -1,5 +1,5 @@
 /*
- * eng_mk_matrix_type (engine/mkmodel.c), the one tensor-type placement of
+ * eng_mk_matrix_type (mkmodel/mkmodel.c), the one tensor-type placement of
  * sb mkmodel and sb quantize, by tensor name: llama.cpp's Q4_K_M rules for
  * names as they come from any file (test_mkmodel.c checks whole plans of
  * the real shapes), and llama.cpp's general.file_type numbers.
@@ -10,7 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 
 static krn_type q4km(const char *name, int64_t ne0, int n_layer, bool tied) {
     return eng_mk_matrix_type(ENG_RECIPE_Q4_K_M, name, ne0, n_layer, tied);

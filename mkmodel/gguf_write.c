@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gguf_private.h"
+#include "../engine/gguf_private.h"
 
 /* Header bytes are staged in a buffer this big; tensor data (already one
  * big buffer) is written straight through. */

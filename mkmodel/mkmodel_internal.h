@@ -1,5 +1,5 @@
 /*
- * mkmodel.h — private to engine/ (and its tests): the pieces behind
+ * mkmodel_internal.h — private to mkmodel/ (and the tests): the pieces behind
  * eng_mkmodel, exposed so tests can check a plan without writing gigabytes
  * and can build deliberately broken variants of a model.
  *
@@ -17,13 +17,13 @@
  * Weights are a pure function of (seed, tensor index in the plan, row), so
  * the bytes never depend on the thread count.
  */
-#ifndef SB_ENGINE_MKMODEL_H
-#define SB_ENGINE_MKMODEL_H
+#ifndef SB_MKMODEL_INTERNAL_H
+#define SB_MKMODEL_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "engine.h"
+#include "../engine/engine.h"
 
 /* Hyperparameters of one shape (real Qwen2.5 values). */
 typedef struct eng_mk_shape {
@@ -139,4 +139,4 @@ int eng_mk_job_init(eng_mk_job *job, const eng_mkmodel_opts *o, sb_err *err);
 int eng_mk_job_write(const eng_mk_job *job, const char *path, sb_err *err);
 void eng_mk_job_free(eng_mk_job *job);
 
-#endif /* SB_ENGINE_MKMODEL_H */
+#endif /* SB_MKMODEL_INTERNAL_H */

@@ -16,9 +16,9 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "gguf.h"
-#include "mkmodel.h"
-#include "model_internal.h"
+#include "../engine/gguf.h"
+#include "mkmodel_internal.h"
+#include "../engine/model_internal.h"
 
 /* ==== shapes and recipes ================================================== */
 

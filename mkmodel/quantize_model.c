@@ -2,7 +2,7 @@
  * quantize_model.c — sb quantize: rewrite a qwen2 GGUF (typically the F32
  * export of a trained model) with its weight matrices quantized.
  *
- * Placement is sb mkmodel's (eng_mk_matrix_type, engine/mkmodel.h): Q8_0
+ * Placement is sb mkmodel's (eng_mk_matrix_type, mkmodel/mkmodel_internal.h): Q8_0
  * quantizes every matrix; Q4_K_M places types as llama.cpp does. Vectors
  * (norms, biases) stay F32, and so does a matrix whose rows do not fit the
  * type's blocks. A row is dequantized to floats and quantized again with
@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "gguf.h"
-#include "mkmodel.h"
+#include "../engine/engine.h"
+#include "../engine/gguf.h"
+#include "mkmodel_internal.h"
 
 /* ---- placement ---- */
 

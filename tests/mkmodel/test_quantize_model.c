@@ -1,5 +1,5 @@
 /*
- * sb quantize (engine/quantize_model.c): an F32 model quantized must hold
+ * sb quantize (mkmodel/quantize_model.c): an F32 model quantized must hold
  * exactly the tensors sb mkmodel writes for the same floats (mkmodel draws
  * floats, then quantizes them with the same kernels), in the same types, so
  * the placement rules and the row loop are both checked byte for byte. Plus
