@@ -16,7 +16,7 @@
  *         fprintf(stderr, "%s\nraw answer:\n%s\n", err.msg, r.answer);
  *     edit_result_free(&r);                   // in every case
  *
- * The answer format (engine/prompt.c): the prompt shows the file in a fence
+ * The answer format (edit/prompt.c): the prompt shows the file in a fence
  * of F backticks (eng_edit_fence_len) and opens the assistant turn with the
  * same fence line, so the model's reply is the edited file's text, a line
  * holding the closing fence, then <|im_end|>. A file that does not end in

@@ -108,7 +108,7 @@ int32_t eng_special_id(const eng_model *m, const char *text);
 const char *eng_token_bytes(const eng_model *m, int32_t id, int64_t *len);
 int32_t eng_n_vocab(const eng_model *m);
 
-/* ==== Prompts (engine/prompt.c) [tokenizer] ================================= */
+/* ==== Prompts (edit/prompt.c) [tokenizer] ================================= */
 
 /* One ChatML turn. Strings are borrowed for the duration of the call. */
 typedef struct eng_chat_turn {
@@ -158,7 +158,7 @@ const char *eng_edit_prompt_version(void);
  * backticks, at least 3, so the file can never close the fence. */
 int64_t eng_edit_fence_len(const char *file, int64_t file_len);
 
-/* The edit prompt (wording: engine/prompt.c, one table): a fixed system
+/* The edit prompt (wording: edit/prompt.c, one table): a fixed system
  * message; a user turn holding the instruction, then the file in a fenced
  * block tagged with the language; the assistant turn opened with the same
  * fence line, so the model's reply is the edited file's text followed by

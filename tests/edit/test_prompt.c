@@ -1,5 +1,5 @@
 /*
- * engine/prompt.c: ChatML text, the edit prompt's exact wording and fence,
+ * edit/prompt.c: ChatML text, the edit prompt's exact wording and fence,
  * and prompt tokens (template specials as ids, contents never matched as
  * specials).
  */

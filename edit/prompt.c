@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "../engine/engine.h"
 
 /* ==== the edit prompt's wording ============================================ */
 
