@@ -25,14 +25,13 @@ NVCCFLAGS ?= -O3 -std=c++17 --fmad=false \
 LIB_SRC := $(wildcard base/*.c engine/*.c mkmodel/*.c kernels/*.c kernels/cpu/*.c drafter/*.c edit/*.c)
 # the language server's layers and the session log (lsp/main.c is sb-lsp's)
 LIB_SRC += $(filter-out lsp/main.c,$(wildcard lsp/*.c)) $(wildcard sessionlog/*.c)
-# the sb bench harness (bench/bench.h); bench's other .c files are programs
-BENCH_PROGS := bench/engine_steps.c bench/membw.c bench/tokenize_speed.c
-LIB_SRC += $(filter-out $(BENCH_PROGS) bench/devcopy_absent.c,$(wildcard bench/*.c))
+# the sb bench harness (bench/lib/bench.h); bench/programs/ holds programs
+LIB_SRC += $(filter-out bench/lib/devcopy_absent.c,$(wildcard bench/lib/*.c))
 ifeq ($(NVCC),)
-LIB_SRC += kernels/cuda/absent.c bench/devcopy_absent.c
+LIB_SRC += kernels/cuda/absent.c bench/lib/devcopy_absent.c
 CU_SRC :=
 else
-CU_SRC := $(wildcard kernels/cuda/*.cu) bench/devcopy.cu
+CU_SRC := $(wildcard kernels/cuda/*.cu) bench/lib/devcopy.cu
 LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 endif
 
@@ -170,18 +169,18 @@ asan:
 	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	    EXTRA_LDFLAGS="-fsanitize=address,undefined" SB_SANITIZED=1 test
 
-$(BUILD)/membw: bench/membw.c $(BUILD)/libsb.a
+$(BUILD)/membw: bench/programs/membw.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
-$(BUILD)/engine_steps: bench/engine_steps.c $(BUILD)/libsb.a
+$(BUILD)/engine_steps: bench/programs/engine_steps.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
 # Step cost per row count (1..64) at KV depths 0 and 4096 on the GPU, for a
-# synthetic 7b-shape Q4_K_M model made on the spot (bench/engine.sh).
+# synthetic 7b-shape Q4_K_M model made on the spot (bench/programs/engine.sh).
 bench-engine: $(BUILD)/sb $(BUILD)/engine_steps
-	BUILD=$(BUILD) bench/engine.sh
+	BUILD=$(BUILD) bench/programs/engine.sh
 
-# The code-edit benchmark (sb bench, bench/bench.h; issue 7) with its
+# The code-edit benchmark (sb bench, bench/lib/bench.h; issue 7) with its
 # defaults: the GPU, a synthetic 7b Q4_K_M given the real Qwen vocabulary
 # where `make test` has written $(TOKREF)/tokenizer.json (never rebuilt
 # here: the GPU machine has no node). Table on stdout; bench/out/ gets the
@@ -200,11 +199,11 @@ bench-smoke: $(BUILD)/sb
 .PHONY: bench bench-smoke
 
 # CPU decode speed of the 0.5b-shape Q4_K_M model against this machine's
-# memory-read floor (bench/cpu_decode.sh; THREADS=2 by default).
+# memory-read floor (bench/programs/cpu_decode.sh; THREADS=2 by default).
 bench-cpu: $(BUILD)/sb $(BUILD)/membw
-	BUILD=$(BUILD) bench/cpu_decode.sh
+	BUILD=$(BUILD) bench/programs/cpu_decode.sh
 
-$(BUILD)/tokenize_speed: bench/tokenize_speed.c $(BUILD)/libsb.a
+$(BUILD)/tokenize_speed: bench/programs/tokenize_speed.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
 $(TOKREF)/tiny-vocab.gguf: $(TOKREF)/tokenizer.json $(BUILD)/sb
@@ -212,7 +211,7 @@ $(TOKREF)/tiny-vocab.gguf: $(TOKREF)/tokenizer.json $(BUILD)/sb
 	    --vocab $(TOKREF)/tokenizer.json -o $@
 
 # Encode throughput with the real vocabulary, on this repository's C sources
-# repeated to 8 MB (bench/tokenize_speed.c).
+# repeated to 8 MB (bench/programs/tokenize_speed.c).
 bench-tokenize: $(BUILD)/tokenize_speed $(TOKREF)/tiny-vocab.gguf
 	$(BUILD)/tokenize_speed $(TOKREF)/tiny-vocab.gguf \
 	    $(sort $(wildcard */*.c */*.h */*/*.c */*/*.h))

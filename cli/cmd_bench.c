@@ -1,7 +1,7 @@
 /* sb bench: the code-edit benchmark (issue 7) — every task of bench/edits
  * with speculation off and on, the drafters' ceilings, the engine's step
  * costs and memory floor, reported as a table, JSON, plots and a section
- * of bench/RESULTS.md. The work is bench/'s library (bench/bench.h). */
+ * of bench/RESULTS.md. The work is bench/'s library (bench/lib/bench.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../bench/bench.h"
+#include "../bench/lib/bench.h"
 #include "cli.h"
 
 static const char *cli__bench_help =

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../bench/bench.h"
+#include "../../bench/lib/bench.h"
 #include "../support/run_sb.h"
 #include "../support/tiny_model.h"
 

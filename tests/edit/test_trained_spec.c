@@ -34,7 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../bench/bench.h"
+#include "../../bench/lib/bench.h"
 #include "../../edit/edit.h"
 #include "../../engine/engine.h"
 

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "../lib/bench.h"
 
 enum { MAX_DEPTHS = 8 };
 
