@@ -88,7 +88,7 @@ static uint64_t bp__mask_for(uint64_t n) {
 }
 
 static bool bp__is_special(uint8_t type) {
-    return type == ENG_TOKEN_CONTROL || type == ENG_TOKEN_USER_DEFINED;
+    return type == GGUF_TOKEN_CONTROL || type == GGUF_TOKEN_USER_DEFINED;
 }
 
 int32_t eng__bpe_token(const struct eng_bpe *b, const eng_vocab *v,
@@ -152,8 +152,8 @@ static int bp__parse_merge(const struct eng_bpe *b, const eng_vocab *v,
         return sb_err_set(err, __func__, "%s[%llu] ('%.*s') is not two tokens "
                           "separated by one space", key, (unsigned long long)i,
                           show, s.ptr);
-    int64_t na = eng__gpt2_decode((gguf_str){s.ptr, la}, buf);
-    int64_t nb = na < 0 ? -1 : eng__gpt2_decode((gguf_str){sp + 1, lb}, buf + na);
+    int64_t na = gguf_gpt2_decode((gguf_str){s.ptr, la}, buf);
+    int64_t nb = na < 0 ? -1 : gguf_gpt2_decode((gguf_str){sp + 1, lb}, buf + na);
     if (na < 0 || nb < 0)
         return sb_err_set(err, __func__, "%s[%llu] ('%.*s') is not in GPT-2 "
                           "byte-to-unicode form", key, (unsigned long long)i,

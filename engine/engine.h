@@ -377,38 +377,4 @@ int64_t eng_utf8_stream_push(eng_utf8_stream *st, const char *bytes,
 /* Releases whatever is pending (at end of generation). */
 int64_t eng_utf8_stream_flush(eng_utf8_stream *st, char *out);
 
-/* ==== Synthetic models (sb mkmodel) ======================================== */
-
-typedef enum eng_shape { ENG_SHAPE_TINY, ENG_SHAPE_0_5B, ENG_SHAPE_1_5B,
-                         ENG_SHAPE_7B } eng_shape;
-typedef enum eng_recipe { ENG_RECIPE_F32, ENG_RECIPE_Q8_0,
-                          ENG_RECIPE_Q4_K_M } eng_recipe;
-
-typedef struct eng_mkmodel_opts {
-    eng_shape shape;
-    eng_recipe recipe;
-    uint64_t seed;
-    const char *vocab_json;  /* path of a tokenizer.json, or NULL */
-    int n_threads;           /* 0: one per online CPU */
-    bool progress;           /* report progress on stderr */
-    int32_t window;          /* > 0: declare sliding-window attention of this
-                                many positions (below the shape's context) */
-} eng_mkmodel_opts;
-
-/* Parses "tiny", "0.5b", "1.5b", "7b" / "f32", "q8_0", "q4_k_m". */
-int eng_shape_parse(const char *s, eng_shape *out, sb_err *err);
-int eng_recipe_parse(const char *s, eng_recipe *out, sb_err *err);
-
-/* Writes a synthetic qwen2 GGUF with seeded random weights: the same bytes
- * for the same options, every time. */
-int eng_mkmodel(const eng_mkmodel_opts *o, const char *path, sb_err *err);
-
-/* [quantize_model.c] Rewrites the qwen2 model at in_path to out_path (via
- * out_path.tmp) with its weight matrices quantized as `recipe` places them
- * for sb mkmodel (q8_0: every matrix; q4_k_m: llama.cpp's Q4_K_M mix);
- * vectors stay F32, metadata is copied. An F32 input gives the bytes mkmodel
- * writes for the same floats. -1 with err naming the key or tensor. */
-int eng_quantize_model(const char *in_path, const char *out_path,
-                       eng_recipe recipe, sb_err *err);
-
 #endif /* SB_ENGINE_H */

@@ -36,7 +36,7 @@ struct eng_specials {
 };
 
 static bool sp__is_special(uint8_t type) {
-    return type == ENG_TOKEN_CONTROL || type == ENG_TOKEN_USER_DEFINED;
+    return type == GGUF_TOKEN_CONTROL || type == GGUF_TOKEN_USER_DEFINED;
 }
 
 /* The child of node `at` along byte b, or -1. The root's children are

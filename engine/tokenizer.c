@@ -1,68 +1,19 @@
 /*
  * tokenizer.c — the vocabulary as raw bytes, and the encoder's driver:
  * repair the text's UTF-8, split off special tokens, then per segment NFC,
- * pre-token pieces and BPE (tokenizer_internal.h has the stages).
- *
- * GPT-2's byte-to-unicode form: byte-level BPE vocabularies never store raw
- * bytes; each byte is written as one Unicode code point. The 188 printable
- * bytes 33..126, 161..172 and 174..255 stand for themselves; the other 68
- * (0..32, 127..160, 173) take the code points 256, 257, ... in byte order.
- * So every code point of a normal token string is below 324, and the string
- * is UTF-8 of 1- and 2-byte sequences only.
+ * pre-token pieces and BPE (tokenizer_internal.h has the stages). Token
+ * strings are decoded from GPT-2's byte-to-unicode form (gguf_vocab.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tokenizer_internal.h"
 
-enum { TOK_N_CPS = 324 }; /* code points the map uses: 0..323 */
-
-static bool tok__printable(unsigned b) {
-    return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174;
-}
-
-uint32_t eng__gpt2_byte_to_cp(uint8_t b) {
-    if (tok__printable(b)) return b;
-    if (b <= 32) return 256u + b;          /* 33 bytes: 256..288 */
-    if (b <= 160) return 289u + (b - 127); /* 34 bytes: 289..322 */
-    return 323;                            /* b == 173 */
-}
-
-int eng__gpt2_cp_to_byte(uint32_t cp) {
-    if (cp < 256) return tok__printable(cp) ? (int)cp : -1;
-    if (cp <= 288) return (int)(cp - 256);
-    if (cp <= 322) return (int)(cp - 289 + 127);
-    if (cp == 323) return 173;
-    return -1;
-}
-
-int64_t eng__gpt2_decode(gguf_str s, char *out) {
-    const unsigned char *p = (const unsigned char *)s.ptr;
-    int64_t n = 0;
-    for (uint64_t i = 0; i < s.len;) {
-        uint32_t cp;
-        if (p[i] < 0x80) {
-            cp = p[i];
-            i += 1;
-        } else if (p[i] >= 0xC2 && p[i] <= 0xDF && i + 1 < s.len &&
-                   (p[i + 1] & 0xC0) == 0x80) {
-            cp = ((uint32_t)(p[i] & 0x1F) << 6) | (p[i + 1] & 0x3F);
-            i += 2;
-        } else {
-            return -1; /* 3- and 4-byte sequences are all >= U+0800 */
-        }
-        int b = eng__gpt2_cp_to_byte(cp);
-        if (b < 0) return -1;
-        out[n++] = (char)b;
-    }
-    return n;
-}
-
 /* Checks the optional token_type array and copies it into v->type (all
  * NORMAL when the key is absent). */
 static int tok__load_types(eng_vocab *v, const gguf_file *f, sb_err *err) {
     static const char key[] = "tokenizer.ggml.token_type";
-    memset(v->type, ENG_TOKEN_NORMAL, (size_t)v->n);
+    memset(v->type, GGUF_TOKEN_NORMAL, (size_t)v->n);
     int64_t kv = gguf_find_key(f, key);
     if (kv < 0) return 0;
     gguf_vtype et;
@@ -81,7 +32,7 @@ static int tok__load_types(eng_vocab *v, const gguf_file *f, sb_err *err) {
         const unsigned char *e = raw + 4 * (size_t)i;
         uint32_t u = (uint32_t)e[0] | (uint32_t)e[1] << 8 |
                      (uint32_t)e[2] << 16 | (uint32_t)e[3] << 24;
-        if (u < ENG_TOKEN_NORMAL || u > ENG_TOKEN_BYTE)
+        if (u < GGUF_TOKEN_NORMAL || u > GGUF_TOKEN_BYTE)
             return sb_err_set(err, __func__, "'%s'[%d] is %d, expected a token "
                               "type 1..6", key, (int)i, (int)(int32_t)u);
         v->type[i] = (uint8_t)u;
@@ -114,10 +65,10 @@ static int tok__load_strings(eng_vocab *v, const gguf_file *f, int64_t kv,
     for (int32_t i = 0; i < v->n; i++) {
         gguf_str s = gguf_arr_str(f, kv, (uint64_t)i);
         char *dst = v->bytes + at;
-        bool literal = v->type[i] == ENG_TOKEN_CONTROL ||
-                       v->type[i] == ENG_TOKEN_USER_DEFINED;
-        int64_t n = literal ? -1 : eng__gpt2_decode(s, dst);
-        if (n < 0 && v->type[i] == ENG_TOKEN_NORMAL)
+        bool literal = v->type[i] == GGUF_TOKEN_CONTROL ||
+                       v->type[i] == GGUF_TOKEN_USER_DEFINED;
+        int64_t n = literal ? -1 : gguf_gpt2_decode(s, dst);
+        if (n < 0 && v->type[i] == GGUF_TOKEN_NORMAL)
             return sb_err_set(err, __func__, "token %d ('%.*s') is not in GPT-2 "
                               "byte-to-unicode form", (int)i,
                               (int)(s.len < 40 ? s.len : 40), s.ptr);
@@ -136,8 +87,8 @@ static int tok__load_strings(eng_vocab *v, const gguf_file *f, int64_t kv,
 static int tok__byte_table(eng_vocab *v, sb_err *err) {
     for (int b = 0; b < 256; b++) v->byte_id[b] = -1;
     for (int32_t i = 0; i < v->n; i++) {
-        if (v->type[i] == ENG_TOKEN_CONTROL ||
-            v->type[i] == ENG_TOKEN_USER_DEFINED || v->off[i + 1] - v->off[i] != 1)
+        if (v->type[i] == GGUF_TOKEN_CONTROL ||
+            v->type[i] == GGUF_TOKEN_USER_DEFINED || v->off[i + 1] - v->off[i] != 1)
             continue;
         unsigned char b = (unsigned char)v->bytes[v->off[i]];
         if (v->byte_id[b] < 0) v->byte_id[b] = i;

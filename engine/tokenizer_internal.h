@@ -19,13 +19,6 @@
 
 #include "model_internal.h"
 
-/* ==== tokenizer.c ========================================================== */
-
-/* Decodes one token string from GPT-2 byte-to-unicode form into out (room
- * for s.len bytes: decoding never lengthens). Returns the byte count, or -1
- * when the string is not UTF-8 of mapped code points. */
-int64_t eng__gpt2_decode(gguf_str s, char *out);
-
 /* ==== specials.c: special and added tokens ================================ */
 
 /* A trie over the literal text of every CONTROL and USER_DEFINED token

@@ -2,7 +2,7 @@
  * quantize_model.c — sb quantize: rewrite a qwen2 GGUF (typically the F32
  * export of a trained model) with its weight matrices quantized.
  *
- * Placement is sb mkmodel's (eng_mk_matrix_type, mkmodel/mkmodel_internal.h): Q8_0
+ * Placement is sb mkmodel's (mk_matrix_type, mkmodel/mkmodel_internal.h): Q8_0
  * quantizes every matrix; Q4_K_M places types as llama.cpp does. Vectors
  * (norms, biases) stay F32, and so does a matrix whose rows do not fit the
  * type's blocks. A row is dequantized to floats and quantized again with
@@ -20,18 +20,18 @@
 #include <string.h>
 
 #include "../engine/engine.h"
-#include "../engine/gguf.h"
+#include "gguf_write.h"
 #include "mkmodel_internal.h"
 
 /* ---- placement ---- */
 
 /* The new type of tensor t: vectors F32; matrices per the recipe, or F32
  * when their rows do not fit the recipe's blocks. */
-static krn_type qm__target(const gguf_tensor *t, eng_recipe r, int n_layer,
+static krn_type qm__target(const gguf_tensor *t, mk_recipe r, int n_layer,
                            bool tied) {
     bool matrix = t->n_dims >= 2 && t->ne[1] > 1;
     krn_type want = KRN_F32;
-    if (matrix) want = eng_mk_matrix_type(r, t->name, t->ne[0], n_layer, tied);
+    if (matrix) want = mk_matrix_type(r, t->name, t->ne[0], n_layer, tied);
     uint64_t row;
     return krn_row_bytes(want, t->ne[0], &row) ? want : KRN_F32;
 }
@@ -140,7 +140,7 @@ static int qm__fill(void *ctx, int64_t i, void *buf, uint64_t nbytes,
 }
 
 /* Plans the new tensors: their types, and one row buffer for the widest. */
-static int qm__plan(const gguf_file *in, eng_recipe r, gguf_writer *w,
+static int qm__plan(const gguf_file *in, mk_recipe r, gguf_writer *w,
                     qm__job *j, sb_err *err) {
     uint32_t n_layer = 0;
     if (gguf_get_u32(in, "qwen2.block_count", &n_layer, err)) return -1;
@@ -162,9 +162,9 @@ static int qm__plan(const gguf_file *in, eng_recipe r, gguf_writer *w,
     return 0;
 }
 
-int eng_quantize_model(const char *in_path, const char *out_path,
-                       eng_recipe recipe, sb_err *err) {
-    if ((unsigned)recipe > ENG_RECIPE_Q4_K_M)
+int mk_model_quantize(const char *in_path, const char *out_path,
+                       mk_recipe recipe, sb_err *err) {
+    if ((unsigned)recipe > MK_RECIPE_Q4_K_M)
         return sb_err_set(err, __func__, "recipe %d is out of range",
                           (int)recipe);
     if (!strcmp(in_path, out_path))
@@ -184,8 +184,8 @@ int eng_quantize_model(const char *in_path, const char *out_path,
     }
     for (int64_t i = 0; i < gguf_kv_count(in); i++)
         if (qm__copy_kv(in, i, w, err)) goto done;
-    gguf_writer_set_u32(w, "general.file_type", eng_mk_recipe_ftype(recipe));
-    if (recipe != ENG_RECIPE_F32)
+    gguf_writer_set_u32(w, "general.file_type", mk_recipe_ftype(recipe));
+    if (recipe != MK_RECIPE_F32)
         gguf_writer_set_u32(w, "general.quantization_version", 2);
     if (qm__plan(in, recipe, w, &j, err)) goto done;
     rc = gguf_writer_write(w, out_path, qm__fill, &j, err);

@@ -32,7 +32,7 @@ static char *ids_line(const int32_t *ids, int64_t n) {
 
 static void test_prompt_lines_are_the_libraries(void **state) {
     (void)state;
-    const char *model = test_tiny_model_path(ENG_RECIPE_Q8_0);
+    const char *model = test_tiny_model_path(MK_RECIPE_Q8_0);
     test_write_file(test_sb_path(0, "add.c"), FILE_C, strlen(FILE_C));
     test_write_file(test_sb_path(1, "sum.c"), EDITED, strlen(EDITED));
     assert_int_equal(test_sb("prompt -m '%s' -i 'rename add to sum' -f '%s' "
@@ -40,7 +40,7 @@ static void test_prompt_lines_are_the_libraries(void **state) {
                              test_sb_path(1, "sum.c")), 0);
     char *out = test_sb_read("out", NULL);
 
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     sb_err err = {0};
     eng_edit_request r = {"rename add to sum", 17, FILE_C,
                           (int64_t)strlen(FILE_C), edit_language(NULL, "add.c")};
@@ -67,7 +67,7 @@ static void test_prompt_lines_are_the_libraries(void **state) {
  * could never be written, so there is no answer to train on. */
 static void test_prompt_refuses_early_fence(void **state) {
     (void)state;
-    const char *model = test_tiny_model_path(ENG_RECIPE_Q8_0);
+    const char *model = test_tiny_model_path(MK_RECIPE_Q8_0);
     const char *bad = "int x;\n```\n";
     test_write_file(test_sb_path(0, "add.c"), FILE_C, strlen(FILE_C));
     test_write_file(test_sb_path(1, "bad.c"), bad, strlen(bad));

@@ -367,7 +367,7 @@ static void test_fallback_is_plain_copying(void **state) {
  * with the syntax drafter gives exactly the tokens of plain decoding. */
 static void test_create_text_and_exactness(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     const char *file = "int add(int a, int b) {\n    return a + b;\n}\n"
                        "int sub(int a, int b) {\n    return a - b;\n}\n";
     sb_err err = {0};

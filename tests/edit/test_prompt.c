@@ -144,7 +144,7 @@ static int64_t count(const int32_t *ids, int64_t n, int32_t id) {
  * the text; with it, only the template's specials become special ids. */
 static void test_edit_prompt_tokens(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     sb_err err = {0};
     eng_edit_request r = {"Rename x to y.", 14, "int x;\n", 7, "c"};
     int32_t *ids = NULL;
@@ -185,15 +185,15 @@ static void test_tokens_need_specials(void **state) {
     char dir[] = "/tmp/sb-prompt-XXXXXX", path[64];
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/v.gguf", dir);
-    eng_mk_job job;
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_F32,
+    mk_job job;
+    mk_opts o = {.shape = MK_SHAPE_TINY, .recipe = MK_RECIPE_F32,
                           .seed = 1, .n_threads = 2};
     sb_err err = {0};
-    if (eng_mk_job_init(&job, &o, &err)) fail_msg("%s", err.msg);
+    if (mk_job_init(&job, &o, &err)) fail_msg("%s", err.msg);
     free(job.vocab.tokens[257]);
     job.vocab.tokens[257] = strdup("<|im_begin|>");
-    if (eng_mk_job_write(&job, path, &err)) fail_msg("%s", err.msg);
-    eng_mk_job_free(&job);
+    if (mk_job_write(&job, path, &err)) fail_msg("%s", err.msg);
+    mk_job_free(&job);
     eng_model *m = eng_model_load(path, &err);
     unlink(path);
     rmdir(dir);
