@@ -98,6 +98,25 @@ int64_t eng_tokenize(const eng_model *m, const char *text, int64_t n,
 enum { ENG_TOK_SPECIAL = 1u << 0 };
 int64_t eng_tokenize_ex(const eng_model *m, const char *text, int64_t n,
                         int32_t *ids, int64_t cap, unsigned flags);
+/* [tokenizer] eng_tokenize_ex that also tells where the encoding of the
+ * text splits at given byte offsets, so that the ids of a part of a text
+ * can be taken from the text's own ids instead of encoding the part again
+ * (the edit prompt finds the file's ids inside the prompt's this way).
+ *
+ * For each of the n_cuts offsets cuts[k], cut_at[k] receives the index i of
+ * the first id that encodes text from cuts[k] on when the encoding splits
+ * cleanly there: ids[0..i) are then exactly the ids of text[0..cuts[k])
+ * encoded alone and ids[i..) those of text[cuts[k]..n) encoded alone, so
+ * the ids between two clean cuts are those of the text between them. It
+ * receives -1 when a pre-token piece or special token spans the offset,
+ * when the text needed UTF-8 repair or Unicode normalisation around it
+ * (which move bytes), when the split is not provably clean
+ * (eng__pretok_ends_alike, engine/tokenizer_internal.h), or for an offset
+ * outside 0..n. Returns what eng_tokenize_ex returns; cut_at is filled
+ * whenever the call succeeds. */
+int64_t eng_tokenize_cuts(const eng_model *m, const char *text, int64_t n,
+                          int32_t *ids, int64_t cap, unsigned flags,
+                          const int64_t *cuts, int n_cuts, int64_t *cut_at);
 /* [tokenizer] The id of the special token whose text is exactly `text`
  * (NUL-terminated), or -1 when the model has none. */
 int32_t eng_special_id(const eng_model *m, const char *text);

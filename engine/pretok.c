@@ -370,3 +370,13 @@ int64_t eng__pretok_next(const char *text, int64_t n, int64_t at) {
     /* 5-7: c is whitespace (every other class matched above) */
     return pretok__space(s, n, at);
 }
+
+bool eng__pretok_ends_alike(const char *text, int64_t n, int64_t at) {
+    if (at <= 0 || at >= n) return true;
+    const unsigned char *s = (const unsigned char *)text;
+    int64_t p = at - 1;
+    while (p > 0 && (s[p] & 0xC0) == 0x80) p--; /* the code point before */
+    pretok__ch before = pretok__at(s + p), after = pretok__at(s + at);
+    return !(before.cls & ENG_PT_S) || (before.cls & ENG_PT_NL) ||
+           (after.cls & ENG_PT_S);
+}

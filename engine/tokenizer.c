@@ -208,7 +208,32 @@ typedef struct tok__job {
     int32_t *piece;     /* one piece's ids; piece_cap entries; owned */
     int64_t piece_cap;
     eng_bpe_work work;  /* owned */
+    /* eng_tokenize_cuts: n_cuts byte offsets (borrowed) and their answers,
+     * TOK_UNDECIDED until the encoder passes the offset. */
+    const int64_t *cuts;
+    int64_t *cut_at;
+    int n_cuts;
 } tok__job;
+
+enum { TOK_UNDECIDED = -2 };
+
+/* The encoder is at byte `pos` of the text, where nothing it has emitted
+ * spans `pos`: answers every undecided cut there with the ids so far, or
+ * -1 when the split there is not clean. */
+static void tok__cut(tok__job *j, int64_t pos, bool clean) {
+    for (int k = 0; k < j->n_cuts; k++)
+        if (j->cuts[k] == pos && j->cut_at[k] == TOK_UNDECIDED)
+            j->cut_at[k] = clean ? j->n : -1;
+}
+
+/* Answers -1 for every undecided cut in [from, to]: Unicode normalisation
+ * moved the bytes of that stretch. */
+static void tok__cut_none(tok__job *j, int64_t from, int64_t to) {
+    for (int k = 0; k < j->n_cuts; k++)
+        if (j->cuts[k] >= from && j->cuts[k] <= to &&
+            j->cut_at[k] == TOK_UNDECIDED)
+            j->cut_at[k] = -1;
+}
 
 static void tok__emit(tok__job *j, const int32_t *ids, int64_t k) {
     for (int64_t i = 0; i < k; i++, j->n++)
@@ -231,18 +256,25 @@ static int tok__piece(tok__job *j, const char *p, int64_t len) {
 }
 
 /* Encodes well-formed UTF-8 that holds no special token (or in which they
- * are not to be matched): NFC, then piece by piece. */
-static int tok__segment(tok__job *j, const char *text, int64_t n) {
+ * are not to be matched), which starts at byte `base` of the whole text:
+ * NFC, then piece by piece. A segment ends at a special token or at the end
+ * of the text, so its own start and end are clean cuts. */
+static int tok__segment(tok__job *j, const char *text, int64_t n,
+                        int64_t base) {
     char *norm = NULL;
     int64_t len = n;
     if (eng__nfc(text, n, &norm, &len)) return -1;
+    if (norm) tok__cut_none(j, base, base + n);
     const char *t = norm ? norm : text;
     int rc = 0;
     for (int64_t at = 0; at < len && rc == 0;) {
+        if (j->n_cuts && !norm)
+            tok__cut(j, base + at, eng__pretok_ends_alike(t, len, at));
         int64_t end = eng__pretok_next(t, len, at);
         rc = tok__piece(j, t + at, end - at);
         at = end;
     }
+    if (!norm) tok__cut(j, base + len, true);
     free(norm);
     return rc;
 }
@@ -256,29 +288,46 @@ static int tok__text(tok__job *j, const char *t, int64_t len, bool specials) {
         int64_t p = specials ? eng__specials_next(j->v->specials, t, len, at,
                                                   &slen, &sid)
                              : len;
-        if (p > at && tok__segment(j, t + at, p - at)) return -1;
+        if (p > at && tok__segment(j, t + at, p - at, at)) return -1;
         if (p == len) break;
+        tok__cut(j, p, true);
         tok__emit(j, &sid, 1);
         at = p + slen;
+        tok__cut(j, at, true);
     }
     return 0;
 }
 
-int64_t eng_tokenize_ex(const eng_model *m, const char *text, int64_t n,
-                        int32_t *ids, int64_t cap, unsigned flags) {
+int64_t eng_tokenize_cuts(const eng_model *m, const char *text, int64_t n,
+                          int32_t *ids, int64_t cap, unsigned flags,
+                          const int64_t *cuts, int n_cuts, int64_t *cut_at) {
     if (!m || n < 0 || (n > 0 && !text) || cap < 0 || (cap > 0 && !ids) ||
-        (flags & ~(unsigned)ENG_TOK_SPECIAL))
+        (flags & ~(unsigned)ENG_TOK_SPECIAL) || n_cuts < 0 ||
+        (n_cuts > 0 && (!cuts || !cut_at)))
         return -1;
     char *fixed = NULL;
     int64_t len = n;
     if (eng__utf8_repair(text, n, &fixed, &len)) return -1;
-    tok__job j = {.v = &m->vocab, .ids = ids, .cap = cap};
+    /* A repaired text's bytes are not the caller's: no cut maps. */
+    tok__job j = {.v = &m->vocab, .ids = ids, .cap = cap, .cuts = cuts,
+                  .cut_at = cut_at, .n_cuts = fixed ? 0 : n_cuts};
+    for (int k = 0; k < n_cuts; k++) cut_at[k] = fixed ? -1 : TOK_UNDECIDED;
+    tok__cut(&j, 0, true); /* also covers the empty text */
     int rc = tok__text(&j, fixed ? fixed : text, len,
                        (flags & ENG_TOK_SPECIAL) != 0);
+    /* Offsets never passed lie inside a piece or special token, or
+     * outside 0..n. */
+    for (int k = 0; k < n_cuts; k++)
+        if (cut_at[k] == TOK_UNDECIDED) cut_at[k] = -1;
     free(fixed);
     free(j.piece);
     eng__bpe_work_free(&j.work);
     return rc ? -1 : j.n;
+}
+
+int64_t eng_tokenize_ex(const eng_model *m, const char *text, int64_t n,
+                        int32_t *ids, int64_t cap, unsigned flags) {
+    return eng_tokenize_cuts(m, text, n, ids, cap, flags, NULL, 0, NULL);
 }
 
 int64_t eng_tokenize(const eng_model *m, const char *text, int64_t n,
