@@ -127,68 +127,6 @@ int32_t eng_special_id(const eng_model *m, const char *text);
 const char *eng_token_bytes(const eng_model *m, int32_t id, int64_t *len);
 int32_t eng_n_vocab(const eng_model *m);
 
-/* ==== Prompts (edit/prompt.c) [tokenizer] ================================= */
-
-/* One ChatML turn. Strings are borrowed for the duration of the call. */
-typedef struct eng_chat_turn {
-    const char *role;    /* "system", "user", "assistant"; NUL-terminated */
-    const char *content; /* content_len bytes of UTF-8 */
-    int64_t content_len;
-} eng_chat_turn;
-
-/* Renders turns the way Qwen2.5's chat template does, then opens the
- * assistant's turn and appends `answer` (the start of its reply; may be
- * NULL with answer_len 0):
- *
- *   <|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}
- *   <|im_end|>\n<|im_start|>assistant\n{answer}
- *
- * *text receives a NUL-terminated string of *len bytes that the caller frees
- * with free(). -1 with err filled for a missing role or content. */
-int eng_chat_text(const eng_chat_turn *turns, int n_turns, const char *answer,
-                  int64_t answer_len, char **text, int64_t *len, sb_err *err);
-
-/* The same prompt as token ids: the template's <|im_start|> and <|im_end|>
- * become the model's special ids; everything between them (roles, contents,
- * the answer start) is encoded with special matching OFF, so a file that
- * contains "<|im_end|>" is seen as that text, not as the end of a turn.
- * For contents free of special-token text the ids equal eng_tokenize of
- * eng_chat_text's string. *ids is malloc'd (caller frees); *n its length. */
-int eng_chat_tokens(const eng_model *m, const eng_chat_turn *turns,
-                    int n_turns, const char *answer, int64_t answer_len,
-                    int32_t **ids, int64_t *n, sb_err *err);
-
-/* An edit: apply `instruction` to the whole of `file`. */
-typedef struct eng_edit_request {
-    const char *instruction;  /* instruction_len bytes of UTF-8; not empty */
-    int64_t instruction_len;
-    const char *file;         /* file_len bytes, as in the editor's buffer */
-    int64_t file_len;
-    const char *language;     /* fence info string ("c", "python"), NUL-
-                                 terminated; NULL, "", or anything but 1..32
-                                 of [A-Za-z0-9_+#.-] means none */
-} eng_edit_request;
-
-/* The version of the edit prompt's wording (e.g. "sb-edit-prompt-v1"):
- * record it with every logged edit; replay must use the same one. Static. */
-const char *eng_edit_prompt_version(void);
-
-/* Backticks in the fence around a file: one more than its longest run of
- * backticks, at least 3, so the file can never close the fence. */
-int64_t eng_edit_fence_len(const char *file, int64_t file_len);
-
-/* The edit prompt (wording: edit/prompt.c, one table): a fixed system
- * message; a user turn holding the instruction, then the file in a fenced
- * block tagged with the language; the assistant turn opened with the same
- * fence line, so the model's reply is the edited file's text followed by
- * "\n", the fence and <|im_end|>. Text and tokens as for eng_chat_text /
- * eng_chat_tokens (the file's and instruction's special-token text is never
- * matched as special tokens). */
-int eng_edit_prompt(const eng_edit_request *r, char **text, int64_t *len,
-                    sb_err *err);
-int eng_edit_prompt_tokens(const eng_model *m, const eng_edit_request *r,
-                           int32_t **ids, int64_t *n, sb_err *err);
-
 /* ==== Sessions: one sequence, its KV cache, and a backend ================== */
 
 typedef enum eng_device { ENG_DEVICE_CPU = 0, ENG_DEVICE_CUDA = 1 } eng_device;
