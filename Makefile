@@ -1,9 +1,18 @@
-# SonicBoom build. `make` builds build/sb and build/libsb.a; `make test` runs
-# the cmocka suite; `make asan` builds and tests with AddressSanitizer and
-# UBSan in build-asan/. The CUDA backend is compiled when nvcc is found.
+# SonicBoom build. `make` builds build/sb, build/sb-lsp and build/libsb.a;
+# `make test` runs the cmocka suite; `make asan` builds and tests with
+# AddressSanitizer and UBSan in build-asan/; `make check` does both. The
+# CUDA backend is compiled when nvcc is found. Before compiling anything,
+# setup/check.sh names the Debian package of whatever the machine lacks.
+
+# The first target would otherwise be the default, and included files
+# (grammars/grammars.mk) define targets before `all`.
+.DEFAULT_GOAL := all
 
 BUILD ?= build
-CC ?= gcc
+# make predefines CC as "cc": `CC ?= gcc` would never apply.
+ifeq ($(origin CC),default)
+CC := gcc
+endif
 # -ffp-contract=off: the canonical arithmetic (kernels/kernels.h) forbids
 # the compiler from fusing a*b+c into an FMA behind our back.
 # OPTFLAGS picks optimisation; CFLAGS given on the command line only adds.
@@ -36,6 +45,11 @@ LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 endif
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.o)
+# What the machine must have installed (setup/packages.txt), checked once
+# per build folder and again when the list changes: for building, and for
+# the tests (cmocka, node). Every object waits for the first.
+DEPS_BUILD := $(BUILD)/deps/build.ok
+DEPS_TEST := $(BUILD)/deps/test.ok
 # tree-sitter grammars (fetched by pinned version) and runtime, into libsb.
 include grammars/grammars.mk
 CLI_SRC := $(wildcard cli/*.c)
@@ -49,11 +63,19 @@ TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 # intermediates and rebuild them on every run).
 .SECONDARY: $(TEST_LIB_OBJ)
 
-.PHONY: all test asan check clean tests bench-cpu bench-tokenize bench-engine test-gpu demo
+.PHONY: all test asan check clean distclean tests bench-cpu bench-tokenize bench-engine test-gpu demo
 all: $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/libsb.a
 
+$(BUILD)/deps/%.ok: setup/packages.txt setup/check.sh
+	@mkdir -p $(@D)
+	@CC="$(CC)" setup/check.sh $*
+	@touch $@
+
+# Made afresh: `ar r` into an old archive would keep members of files that
+# no longer exist.
 $(BUILD)/libsb.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
+	rm -f $@
 	ar rcs $@ $^
 
 # sb links its libraries statically (PORTABLE_LDLIBS, below) so the binary
@@ -65,11 +87,11 @@ $(BUILD)/sb: $(CLI_OBJ) $(BUILD)/libsb.a
 $(BUILD)/sb-lsp: $(BUILD)/obj/lsp/main.o $(BUILD)/libsb.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c | $(DEPS_BUILD)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/obj/%.o: %.cu
+$(BUILD)/obj/%.o: %.cu | $(DEPS_BUILD)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
@@ -78,7 +100,7 @@ $(BUILD)/obj/%.o: %.cu
 $(CU_SRC:%.cu=$(BUILD)/obj/%.o): $(wildcard kernels/cuda/*.cuh kernels/cuda/*.h) \
     kernels/kernels.h kernels/backend_impl.h kernels/cpu/cpu.h base/base.h
 
-$(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a
+$(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a | $(DEPS_TEST)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
 	    -lcmocka $(LDLIBS)
@@ -96,7 +118,7 @@ TOKREF := $(BUILD)/tokref
 # file. flock keeps two builds (build/, build-asan/) from installing at once.
 TOKREF_STAMP := $(TOKREF_SRC)/node_modules/.package-lock.json
 
-$(TOKREF_STAMP): $(TOKREF_SRC)/package-lock.json $(TOKREF_SRC)/package.json
+$(TOKREF_STAMP): $(TOKREF_SRC)/package-lock.json $(TOKREF_SRC)/package.json | $(DEPS_TEST)
 	@command -v node >/dev/null && command -v npm >/dev/null || { \
 	    echo "tokref: node and npm are required (apt-get install nodejs npm)" >&2; \
 	    exit 1; }
@@ -251,7 +273,12 @@ FORCE:
 # The README's test command: the suite, then the suite under sanitizers.
 check: test asan
 
+# The build folders (a BUILD=build-NAME one too); the fetched npm packages
+# stay (distclean removes them too).
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz $(filter build-%,$(BUILD))
+
+distclean: clean
+	rm -rf grammars/node_modules tests/tokenizer/node_modules
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_LIB_OBJ:.o=.d) $(BUILD)/obj/lsp/main.d
