@@ -25,8 +25,8 @@
  * read back the same way (edit_extract).
  *
  * The edited file's tokens are a pure function of the request, the
- * sampling parameters and the model (DESIGN.md §2): speculation on or off,
- * max_draft and the progress callback change only speed.
+ * sampling parameters and the model (docs/determinism.md): speculation on
+ * or off, max_draft and the progress callback change only speed.
  */
 #ifndef SB_EDIT_H
 #define SB_EDIT_H

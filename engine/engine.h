@@ -13,7 +13,7 @@
  *     eng_session_destroy(s);
  *     eng_model_free(m);
  *
- * Determinism (DESIGN.md §2): the tokens generate produces are a pure
+ * Determinism (docs/determinism.md): the tokens generate produces are a pure
  * function of (model file, prompt tokens, sampling parameters, seed). They do
  * not depend on thread count, prefill chunking, KV rollback, or speculation
  * (whether a drafter is set, what it guesses, max_draft).
@@ -58,8 +58,8 @@ void eng_model_describe(const eng_model *m, FILE *out);
 int eng_default_model_path(char *path, size_t cap, sb_err *err);
 
 /* [version.c] This engine's version, e.g. "0.7.0"; static storage. The
- * determinism contract holds for a fixed version (DESIGN.md §2), so session
- * logs and logit dumps record it, and `sb --version` prints it. */
+ * determinism contract holds for a fixed version (docs/determinism.md), so
+ * session logs and logit dumps record it, and `sb --version` prints it. */
 const char *eng_version(void);
 
 /* ==== Tokens ================================================================ */
@@ -248,7 +248,8 @@ typedef struct eng_gen_params {
     /* Speculative decoding: NULL decodes one token per step; otherwise each
      * step scores the last token plus up to max_draft (1..ENG_MAX_DRAFT; 0:
      * ENG_MAX_DRAFT) of the drafter's guesses in one forward pass. Neither
-     * changes the tokens produced (DESIGN.md §2). Borrowed for the call. */
+     * changes the tokens produced (docs/determinism.md). Borrowed for the
+     * call. */
     const eng_drafter *drafter;
     int32_t max_draft;
 } eng_gen_params;
