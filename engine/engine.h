@@ -1,6 +1,6 @@
 /*
- * engine.h — the public face of engine/: models, tokens, sessions, sampling,
- * generation and synthetic test models.
+ * engine.h — the public face of engine/: models (loaded, never made: that
+ * is mkmodel/), tokens, sessions, sampling, generation and speculation.
  *
  *     sb_err err = {0};
  *     eng_model *m = eng_model_load("model.gguf", &err);
