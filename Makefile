@@ -1,9 +1,18 @@
-# SonicBoom build. `make` builds build/sb and build/libsb.a; `make test` runs
-# the cmocka suite; `make asan` builds and tests with AddressSanitizer and
-# UBSan in build-asan/. The CUDA backend is compiled when nvcc is found.
+# SonicBoom build. `make` builds build/sb, build/sb-lsp and build/libsb.a;
+# `make test` runs the cmocka suite; `make asan` builds and tests with
+# AddressSanitizer and UBSan in build-asan/; `make check` does both. The
+# CUDA backend is compiled when nvcc is found. Before compiling anything,
+# setup/check.sh names the Debian package of whatever the machine lacks.
+
+# The first target would otherwise be the default, and included files
+# (grammars/grammars.mk) define targets before `all`.
+.DEFAULT_GOAL := all
 
 BUILD ?= build
-CC ?= gcc
+# make predefines CC as "cc": `CC ?= gcc` would never apply.
+ifeq ($(origin CC),default)
+CC := gcc
+endif
 # -ffp-contract=off: the canonical arithmetic (kernels/kernels.h) forbids
 # the compiler from fusing a*b+c into an FMA behind our back.
 # OPTFLAGS picks optimisation; CFLAGS given on the command line only adds.
@@ -22,21 +31,25 @@ CUDA_ARCHS ?= 86 87 89 90
 NVCCFLAGS ?= -O3 -std=c++17 --fmad=false \
              $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
 
-LIB_SRC := $(wildcard base/*.c engine/*.c kernels/*.c kernels/cpu/*.c drafter/*.c edit/*.c)
+LIB_SRC := $(wildcard base/*.c engine/*.c mkmodel/*.c kernels/*.c kernels/cpu/*.c drafter/*.c edit/*.c)
 # the language server's layers and the session log (lsp/main.c is sb-lsp's)
 LIB_SRC += $(filter-out lsp/main.c,$(wildcard lsp/*.c)) $(wildcard sessionlog/*.c)
-# the sb bench harness (bench/bench.h); bench's other .c files are programs
-BENCH_PROGS := bench/engine_steps.c bench/membw.c bench/tokenize_speed.c
-LIB_SRC += $(filter-out $(BENCH_PROGS) bench/devcopy_absent.c,$(wildcard bench/*.c))
+# the sb bench harness (bench/lib/bench.h); bench/programs/ holds programs
+LIB_SRC += $(filter-out bench/lib/devcopy_absent.c,$(wildcard bench/lib/*.c))
 ifeq ($(NVCC),)
-LIB_SRC += kernels/cuda/absent.c bench/devcopy_absent.c
+LIB_SRC += kernels/cuda/absent.c bench/lib/devcopy_absent.c
 CU_SRC :=
 else
-CU_SRC := $(wildcard kernels/cuda/*.cu) bench/devcopy.cu
+CU_SRC := $(wildcard kernels/cuda/*.cu) bench/lib/devcopy.cu
 LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 endif
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.o)
+# What the machine must have installed (setup/packages.txt), checked once
+# per build folder and again when the list changes: for building, and for
+# the tests (cmocka, node). Every object waits for the first.
+DEPS_BUILD := $(BUILD)/deps/build.ok
+DEPS_TEST := $(BUILD)/deps/test.ok
 # tree-sitter grammars (fetched by pinned version) and runtime, into libsb.
 include grammars/grammars.mk
 CLI_SRC := $(wildcard cli/*.c)
@@ -50,11 +63,19 @@ TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 # intermediates and rebuild them on every run).
 .SECONDARY: $(TEST_LIB_OBJ)
 
-.PHONY: all test asan check clean tests bench-cpu bench-tokenize bench-engine test-gpu demo
+.PHONY: all test asan check clean distclean tests bench-cpu bench-tokenize bench-engine test-gpu demo
 all: $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/libsb.a
 
+$(BUILD)/deps/%.ok: setup/packages.txt setup/check.sh
+	@mkdir -p $(@D)
+	@CC="$(CC)" setup/check.sh $*
+	@touch $@
+
+# Made afresh: `ar r` into an old archive would keep members of files that
+# no longer exist.
 $(BUILD)/libsb.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
+	rm -f $@
 	ar rcs $@ $^
 
 # sb links its libraries statically (PORTABLE_LDLIBS, below) so the binary
@@ -66,11 +87,11 @@ $(BUILD)/sb: $(CLI_OBJ) $(BUILD)/libsb.a
 $(BUILD)/sb-lsp: $(BUILD)/obj/lsp/main.o $(BUILD)/libsb.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c | $(DEPS_BUILD)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/obj/%.o: %.cu
+$(BUILD)/obj/%.o: %.cu | $(DEPS_BUILD)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
@@ -79,7 +100,7 @@ $(BUILD)/obj/%.o: %.cu
 $(CU_SRC:%.cu=$(BUILD)/obj/%.o): $(wildcard kernels/cuda/*.cuh kernels/cuda/*.h) \
     kernels/kernels.h kernels/backend_impl.h kernels/cpu/cpu.h base/base.h
 
-$(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a
+$(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a | $(DEPS_TEST)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
 	    -lcmocka $(LDLIBS)
@@ -97,7 +118,7 @@ TOKREF := $(BUILD)/tokref
 # file. flock keeps two builds (build/, build-asan/) from installing at once.
 TOKREF_STAMP := $(TOKREF_SRC)/node_modules/.package-lock.json
 
-$(TOKREF_STAMP): $(TOKREF_SRC)/package-lock.json $(TOKREF_SRC)/package.json
+$(TOKREF_STAMP): $(TOKREF_SRC)/package-lock.json $(TOKREF_SRC)/package.json | $(DEPS_TEST)
 	@command -v node >/dev/null && command -v npm >/dev/null || { \
 	    echo "tokref: node and npm are required (apt-get install nodejs npm)" >&2; \
 	    exit 1; }
@@ -170,18 +191,18 @@ asan:
 	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	    EXTRA_LDFLAGS="-fsanitize=address,undefined" SB_SANITIZED=1 test
 
-$(BUILD)/membw: bench/membw.c $(BUILD)/libsb.a
+$(BUILD)/membw: bench/programs/membw.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
-$(BUILD)/engine_steps: bench/engine_steps.c $(BUILD)/libsb.a
+$(BUILD)/engine_steps: bench/programs/engine_steps.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
 # Step cost per row count (1..64) at KV depths 0 and 4096 on the GPU, for a
-# synthetic 7b-shape Q4_K_M model made on the spot (bench/engine.sh).
+# synthetic 7b-shape Q4_K_M model made on the spot (bench/programs/engine.sh).
 bench-engine: $(BUILD)/sb $(BUILD)/engine_steps
-	BUILD=$(BUILD) bench/engine.sh
+	BUILD=$(BUILD) bench/programs/engine.sh
 
-# The code-edit benchmark (sb bench, bench/bench.h; issue 7) with its
+# The code-edit benchmark (sb bench, bench/lib/bench.h; issue 7) with its
 # defaults: the GPU, a synthetic 7b Q4_K_M given the real Qwen vocabulary
 # where `make test` has written $(TOKREF)/tokenizer.json (never rebuilt
 # here: the GPU machine has no node). Table on stdout; bench/out/ gets the
@@ -200,11 +221,11 @@ bench-smoke: $(BUILD)/sb
 .PHONY: bench bench-smoke
 
 # CPU decode speed of the 0.5b-shape Q4_K_M model against this machine's
-# memory-read floor (bench/cpu_decode.sh; THREADS=2 by default).
+# memory-read floor (bench/programs/cpu_decode.sh; THREADS=2 by default).
 bench-cpu: $(BUILD)/sb $(BUILD)/membw
-	BUILD=$(BUILD) bench/cpu_decode.sh
+	BUILD=$(BUILD) bench/programs/cpu_decode.sh
 
-$(BUILD)/tokenize_speed: bench/tokenize_speed.c $(BUILD)/libsb.a
+$(BUILD)/tokenize_speed: bench/programs/tokenize_speed.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
 $(TOKREF)/tiny-vocab.gguf: $(TOKREF)/tokenizer.json $(BUILD)/sb
@@ -212,7 +233,7 @@ $(TOKREF)/tiny-vocab.gguf: $(TOKREF)/tokenizer.json $(BUILD)/sb
 	    --vocab $(TOKREF)/tokenizer.json -o $@
 
 # Encode throughput with the real vocabulary, on this repository's C sources
-# repeated to 8 MB (bench/tokenize_speed.c).
+# repeated to 8 MB (bench/programs/tokenize_speed.c).
 bench-tokenize: $(BUILD)/tokenize_speed $(TOKREF)/tiny-vocab.gguf
 	$(BUILD)/tokenize_speed $(TOKREF)/tiny-vocab.gguf \
 	    $(sort $(wildcard */*.c */*.h */*/*.c */*/*.h))
@@ -252,7 +273,12 @@ FORCE:
 # The README's test command: the suite, then the suite under sanitizers.
 check: test asan
 
+# The build folders (a BUILD=build-NAME one too); the fetched npm packages
+# stay (distclean removes them too).
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz $(filter build-%,$(BUILD))
+
+distclean: clean
+	rm -rf grammars/node_modules tests/tokenizer/node_modules
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_LIB_OBJ:.o=.d) $(BUILD)/obj/lsp/main.d

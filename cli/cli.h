@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "../engine/engine.h"
+#include "../mkmodel/mkmodel.h"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 

@@ -1,7 +1,7 @@
 /* sb bench: the code-edit benchmark (issue 7) — every task of bench/edits
  * with speculation off and on, the drafters' ceilings, the engine's step
  * costs and memory floor, reported as a table, JSON, plots and a section
- * of bench/RESULTS.md. The work is bench/'s library (bench/bench.h). */
+ * of bench/RESULTS.md. The work is bench/'s library (bench/lib/bench.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../bench/bench.h"
+#include "../bench/lib/bench.h"
 #include "cli.h"
 
 static const char *cli__bench_help =
@@ -214,15 +214,15 @@ static const char *cli__bench_default_model(const cli_bench_opts *o, char *buf,
         cli_fail("bench", "cannot make the model cache '%s': %m", dir);
         return NULL;
     }
-    eng_mkmodel_opts mk = {.shape = cpu ? ENG_SHAPE_TINY : ENG_SHAPE_7B,
-                           .recipe = ENG_RECIPE_Q4_K_M, .seed = 1,
+    mk_opts mk = {.shape = cpu ? MK_SHAPE_TINY : MK_SHAPE_7B,
+                           .recipe = MK_RECIPE_Q4_K_M, .seed = 1,
                            .vocab_json = o->vocab, .n_threads = o->threads,
                            .progress = true};
     sb_err err = {0};
     fprintf(stderr, "sb bench: making it (once; sb mkmodel --shape %s --quant "
             "q4_k_m --seed 1%s%s)\n", shape, o->vocab ? " --vocab " : "",
             o->vocab ? o->vocab : "");
-    if (eng_mkmodel(&mk, buf, &err)) {
+    if (mk_model_write(&mk, buf, &err)) {
         cli_fail("bench", "%s", err.msg);
         return NULL;
     }

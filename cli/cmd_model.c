@@ -24,7 +24,7 @@ int cli_mkmodel(int argc, char **argv) {
         {"vocab", 1, 0, 'v'}, {"threads", 1, 0, 't'}, {"output", 1, 0, 'o'},
         {"quiet", 0, 0, 'Q'}, {"window", 1, 0, 'w'}, {"help", 0, 0, 'h'},
         {0, 0, 0, 0}};
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_Q8_0,
+    mk_opts o = {.shape = MK_SHAPE_TINY, .recipe = MK_RECIPE_Q8_0,
                           .progress = true};
     const char *out = NULL;
     sb_err err = {0};
@@ -34,10 +34,10 @@ int cli_mkmodel(int argc, char **argv) {
     while ((c = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
         switch (c) {
         case 's':
-            if (eng_shape_parse(optarg, &o.shape, &err)) return cli_usage("mkmodel", "%s", err.msg);
+            if (mk_shape_parse(optarg, &o.shape, &err)) return cli_usage("mkmodel", "%s", err.msg);
             break;
         case 'q':
-            if (eng_recipe_parse(optarg, &o.recipe, &err)) return cli_usage("mkmodel", "%s", err.msg);
+            if (mk_recipe_parse(optarg, &o.recipe, &err)) return cli_usage("mkmodel", "%s", err.msg);
             break;
         case 'S':
             if (cli_parse_u64(optarg, &o.seed))
@@ -62,7 +62,7 @@ int cli_mkmodel(int argc, char **argv) {
     }
     if (optind < argc) return cli_usage("mkmodel", "unexpected argument '%s'", argv[optind]);
     if (!out) return cli_usage("mkmodel", "no output file given (-o FILE)");
-    if (eng_mkmodel(&o, out, &err)) return cli_fail("mkmodel", "%s", err.msg);
+    if (mk_model_write(&o, out, &err)) return cli_fail("mkmodel", "%s", err.msg);
     return CLI_OK;
 }
 

@@ -1,6 +1,6 @@
 /*
  * sb prompt: edit prompts as token ids, through the engine's own code path
- * (eng_edit_prompt_tokens), so that a model trained on them sees exactly
+ * (edit_prompt_tokens), so that a model trained on them sees exactly
  * what `sb edit` will show it. tools/train/ tokenizes its training set with
  * the --tasks form.
  *
@@ -95,12 +95,13 @@ static int cli__prompt_one(const eng_model *m, const cli__prompt_opts *o) {
         goto done;
     }
     /* the fence's tag as sb edit picks it: the flag, else FILE's extension */
-    const char *lang = edit_language(o->language,
-                                     strcmp(o->file, "-") ? o->file : NULL);
-    eng_edit_request r = {o->instruction, (int64_t)strlen(o->instruction), file,
-                          file_len, lang};
-    if (o->text ? eng_edit_prompt(&r, &text, &text_len, &err)
-                : eng_edit_prompt_tokens(m, &r, &ids, &n, &err)) {
+    edit_request r = {.file = file, .file_len = file_len,
+                      .instruction = o->instruction,
+                      .instruction_len = (int64_t)strlen(o->instruction),
+                      .language = o->language,
+                      .path = strcmp(o->file, "-") ? o->file : NULL};
+    if (o->text ? edit_prompt_text(&r, &text, &text_len, &err)
+                : edit_prompt_tokens(m, &r, &ids, &n, &err)) {
         cli_fail("prompt", "%s", err.msg);
         goto done;
     }
@@ -165,9 +166,10 @@ static int cli__prompt_task(const eng_model *m, const char *line, size_t len,
     const char *lang = cli__member(task, "lang", false, &ll, lineno, err);
     if (!lang) lang = cli__member(task, "language", false, &ll, lineno, err);
     if (!instr || !file || !edited || err->msg[0]) goto done;
-    eng_edit_request r = {instr, il, file, fl, lang};
+    edit_request r = {.file = file, .file_len = fl, .instruction = instr,
+                      .instruction_len = il, .language = lang};
     sb_err e = {0};
-    if (eng_edit_prompt_tokens(m, &r, &ids, &n, &e) ||
+    if (edit_prompt_tokens(m, &r, &ids, &n, &e) ||
         edit_reply_ids(m, file, fl, edited, el, &ans, &n_ans, &e)) {
         sb_err_set(err, __func__, "task on line %ld: %s", lineno, e.msg);
         goto done;

@@ -15,7 +15,7 @@ static const char cli__quant_help[] =
 int cli_quantize(int argc, char **argv) {
     static const struct option longs[] = {
         {"type", 1, 0, 't'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
-    eng_recipe recipe = ENG_RECIPE_Q8_0;
+    mk_recipe recipe = MK_RECIPE_Q8_0;
     const char *type = NULL;
     sb_err err = {0};
     int c;
@@ -26,7 +26,7 @@ int cli_quantize(int argc, char **argv) {
             return CLI_OK;
         }
         if (c != 't') return cli_usage("quantize", "bad option");
-        if (eng_recipe_parse(optarg, &recipe, &err))
+        if (mk_recipe_parse(optarg, &recipe, &err))
             return cli_usage("quantize", "--type: %s", err.msg);
         type = optarg;
     }
@@ -34,7 +34,7 @@ int cli_quantize(int argc, char **argv) {
         return cli_usage("quantize", "expected IN and OUT model paths");
     if (!type) return cli_usage("quantize", "no --type given");
     double t0 = sb_now();
-    if (eng_quantize_model(argv[optind], argv[optind + 1], recipe, &err))
+    if (mk_model_quantize(argv[optind], argv[optind + 1], recipe, &err))
         return cli_fail("quantize", "%s", err.msg);
     fprintf(stderr, "sb quantize: %s -> %s (%s) in %.1f s\n", argv[optind],
             argv[optind + 1], type, sb_now() - t0);

@@ -149,7 +149,7 @@ static bool cli__replay_entry(const cli_replay_opts *o, cli_replay_engine *eng,
         else
             printf("different at token %d (log has %d tokens, replay %d)", (int)k,
                    (int)e->n_output, (int)r.gen.n_tokens);
-        /* The contract holds for one engine version (DESIGN.md §2). */
+        /* The contract holds for one engine version (docs/determinism.md). */
         if (!same && e->engine_version && strcmp(e->engine_version, eng_version()))
             printf("; logged by engine %s, replayed by %s", e->engine_version,
                    eng_version());

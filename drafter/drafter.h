@@ -105,21 +105,26 @@ typedef struct drf_copy drf_copy;
 drf_copy *drf_copy_create(const int32_t *source, int32_t n_source,
                           const drf_copy_opts *opts, sb_err *err);
 
-/* A copy drafter over a file's text: tokenizes len bytes of text with m
- * (as ordinary text, special-token text not matched — the way the edit
- * prompt encodes a file) and, when `language` names a grammar (a name from
- * drf_language_for_path, an LSP languageId, or a grammar name), parses it
- * for the syntax above. Unknown or NULL language, a parse that fails or
- * text whose tokens do not spell it back byte for byte: plain token
- * copying, never an error. m and text are borrowed for the call only.
+/* A copy drafter over a file's text and its n_ids token ids `ids` (the
+ * text encoded with m as ordinary text, special-token text not matched —
+ * the way the edit prompt encodes a file; the edit job takes them from the
+ * prompt's ids, so the file is tokenized once) and, when `language` names
+ * a grammar (a name from drf_language_for_path, an LSP languageId, or a
+ * grammar name), the text parsed for the syntax above. Unknown or NULL
+ * language, a parse that fails or ids that do not spell the text back byte
+ * for byte: plain token copying, never an error. m, text and ids are
+ * borrowed for the call only.
  *
  *     const char *lang = drf_language_for_path("src/main.c");   // "c"
- *     drf_copy *c = drf_copy_create_text(m, text, len, lang, NULL, &err);
+ *     int64_t n = eng_tokenize_ex(m, text, len, ids, cap, 0);
+ *     drf_copy *c = drf_copy_create_text(m, text, len, ids, (int32_t)n,
+ *                                        lang, NULL, &err);
  *     eng_drafter d = drf_copy_drafter(c);
  *
  * NULL with err filled for bad arguments or options, or no memory. */
 drf_copy *drf_copy_create_text(const eng_model *m, const char *text,
-                               int64_t len, const char *language,
+                               int64_t len, const int32_t *ids, int32_t n_ids,
+                               const char *language,
                                const drf_copy_opts *opts, sb_err *err);
 
 /* The grammar the drafter parsed its source with ("c", "python", ...;

@@ -1,30 +1,11 @@
 /*
- * source.c — a copy drafter made from a file's text: tokenize it, find
+ * source.c — a copy drafter made from a file's text and its ids: find
  * each token's bytes, hand ids, text and syntax to copy.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "syntax.h"
-
-/* Tokenizes text as ordinary text into *ids (malloc'd); the count, or -1
- * when the tokenizer fails or runs out of memory. Most text needs fewer
- * ids than bytes: try that first, and the exact count if not. */
-static int64_t source__tokenize(const eng_model *m, const char *text,
-                                int64_t len, int32_t **ids) {
-    int64_t cap = len + 1;
-    for (int attempt = 0; attempt < 2; attempt++) {
-        *ids = malloc((size_t)cap * sizeof **ids);
-        if (!*ids) return -1;
-        int64_t n = eng_tokenize_ex(m, text, len, *ids, cap, 0);
-        if (n >= 0 && n <= cap) return n;
-        free(*ids);
-        *ids = NULL;
-        if (n < 0) return -1;
-        cap = n;
-    }
-    return -1;
-}
 
 /* Byte offsets of the ids (n + 1 of them, malloc'd into *off); false when
  * their bytes do not spell the text back exactly (the tokenizer repaired
@@ -58,41 +39,35 @@ static uint8_t *source__ends_line(const eng_model *m, int32_t n_vocab) {
 }
 
 drf_copy *drf_copy_create_text(const eng_model *m, const char *text,
-                               int64_t len, const char *language,
+                               int64_t len, const int32_t *ids, int32_t n_ids,
+                               const char *language,
                                const drf_copy_opts *opts, sb_err *err) {
-    if (!m || len < 0 || (len && !text)) {
-        sb_err_set(err, __func__, "%s", !m ? "no model" : "no text");
+    if (!m || len < 0 || (len && !text) || n_ids < 0 || (n_ids && !ids)) {
+        sb_err_set(err, __func__, "needs a model, the text and its ids "
+                   "(%s, %lld bytes, %d ids)", m ? "model" : "no model",
+                   (long long)len, (int)n_ids);
         return NULL;
     }
-    int32_t *ids = NULL;
-    int64_t *off = NULL;
-    uint8_t *ends = NULL;
-    drf_copy *c = NULL;
-    int64_t n = source__tokenize(m, text, len, &ids);
-    if (n < 0) {
-        sb_err_set(err, __func__, "cannot tokenize %lld bytes of text",
-                   (long long)len);
-        goto done;
-    }
-    if (n > DRF_MAX_SOURCE) {
+    if (n_ids > DRF_MAX_SOURCE) {
         sb_err_set(err, __func__, "text of %lld tokens; expected at most %d",
-                   (long long)n, DRF_MAX_SOURCE);
-        goto done;
+                   (long long)n_ids, DRF_MAX_SOURCE);
+        return NULL;
     }
+    int64_t *off = NULL;
+    drf_copy *c = NULL;
     int32_t n_vocab = eng_n_vocab(m);
-    ends = source__ends_line(m, n_vocab);
+    uint8_t *ends = source__ends_line(m, n_vocab);
     if (!ends) {
         sb_err_set(err, __func__, "out of memory for a vocabulary of %d",
                    (int)n_vocab);
         goto done;
     }
-    bool aligned = source__offsets(m, ids, n, text, len, &off);
+    bool aligned = source__offsets(m, ids, n_ids, text, len, &off);
     drf__copy_text t = {.text = text, .len = len, .off = off,
                         .language = aligned ? drf_language_for_id(language) : NULL,
                         .ends_line = ends, .n_vocab = n_vocab};
-    c = drf__copy_create_ex(ids, (int32_t)n, &t, opts, err);
+    c = drf__copy_create_ex(ids, n_ids, &t, opts, err);
 done:
-    free(ids);
     free(off);
     free(ends);
     return c;

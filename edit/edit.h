@@ -1,8 +1,9 @@
 /*
  * edit.h — the public face of edit/: one edit job, start to finish. Builds
- * the edit prompt (engine.h), makes the drafter over the file, generates
- * until the model ends its turn, and takes the edited file out of the
- * fenced answer. Used by `sb edit`, the language server and replay.
+ * the edit prompt (ChatML, the wording, the fence), tokenizes it once,
+ * makes the drafter over the file, generates until the model ends its turn,
+ * and takes the edited file out of the fenced answer. Used by `sb edit`,
+ * the language server and replay.
  *
  *     sb_err err = {0};
  *     edit_request rq = {.file = text, .file_len = n,
@@ -16,16 +17,16 @@
  *         fprintf(stderr, "%s\nraw answer:\n%s\n", err.msg, r.answer);
  *     edit_result_free(&r);                   // in every case
  *
- * The answer format (engine/prompt.c): the prompt shows the file in a fence
- * of F backticks (eng_edit_fence_len) and opens the assistant turn with the
+ * The answer format (edit/prompt.c): the prompt shows the file in a fence
+ * of F backticks (edit_fence_len) and opens the assistant turn with the
  * same fence line, so the model's reply is the edited file's text, a line
  * holding the closing fence, then <|im_end|>. A file that does not end in
  * "\n" is shown with one added (so the fence starts a line); the reply is
  * read back the same way (edit_extract).
  *
  * The edited file's tokens are a pure function of the request, the
- * sampling parameters and the model (DESIGN.md §2): speculation on or off,
- * max_draft and the progress callback change only speed.
+ * sampling parameters and the model (docs/determinism.md): speculation on
+ * or off, max_draft and the progress callback change only speed.
  */
 #ifndef SB_EDIT_H
 #define SB_EDIT_H
@@ -35,6 +36,20 @@
 
 #include "../base/base.h"
 #include "../engine/engine.h"
+
+/* ==== Requests ============================================================ */
+
+/* One edit: apply `instruction` to the whole of `file`. The one request
+ * struct of edit/: the prompt, edit_run, edit_plan and edit_simulate take
+ * it. Strings are borrowed for the call they are passed to. */
+typedef struct edit_request {
+    const char *file;         /* file_len bytes, as in the editor's buffer */
+    int64_t file_len;
+    const char *instruction;  /* instruction_len bytes of UTF-8; not empty */
+    int64_t instruction_len;
+    const char *language;     /* fence tag or LSP languageId; may be NULL */
+    const char *path;         /* for detection by extension; may be NULL */
+} edit_request;
 
 /* ==== Languages (edit/language.c) ========================================= */
 
@@ -46,6 +61,59 @@
  * (".h" -> "c", ".rs" -> "rust"). NULL when neither says. The string is
  * static or borrowed from `language`. Either argument may be NULL. */
 const char *edit_language(const char *language, const char *path);
+
+/* ==== The prompt (edit/prompt.c) ========================================= */
+
+/* One ChatML turn. Strings are borrowed for the duration of the call. */
+typedef struct edit_chat_turn {
+    const char *role;    /* "system", "user", "assistant"; NUL-terminated */
+    const char *content; /* content_len bytes of UTF-8 */
+    int64_t content_len;
+} edit_chat_turn;
+
+/* Renders turns the way Qwen2.5's chat template does, then opens the
+ * assistant's turn and appends `answer` (the start of its reply; may be
+ * NULL with answer_len 0):
+ *
+ *   <|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}
+ *   <|im_end|>\n<|im_start|>assistant\n{answer}
+ *
+ * *text receives a NUL-terminated string of *len bytes that the caller frees
+ * with free(). -1 with err filled for a missing role or content. */
+int edit_chat_text(const edit_chat_turn *turns, int n_turns,
+                   const char *answer, int64_t answer_len, char **text,
+                   int64_t *len, sb_err *err);
+
+/* The same prompt as token ids: the template's <|im_start|> and <|im_end|>
+ * become the model's special ids; everything between them (roles, contents,
+ * the answer start) is encoded with special matching OFF, so a file that
+ * contains "<|im_end|>" is seen as that text, not as the end of a turn.
+ * For contents free of special-token text the ids equal eng_tokenize of
+ * edit_chat_text's string. *ids is malloc'd (caller frees); *n its length. */
+int edit_chat_tokens(const eng_model *m, const edit_chat_turn *turns,
+                     int n_turns, const char *answer, int64_t answer_len,
+                     int32_t **ids, int64_t *n, sb_err *err);
+
+/* The version of the edit prompt's wording (e.g. "sb-edit-prompt-v1"):
+ * record it with every logged edit; replay must use the same one. Static. */
+const char *edit_prompt_version(void);
+
+/* Backticks in the fence around a file: one more than its longest run of
+ * backticks, at least 3, so the file can never close the fence. */
+int64_t edit_fence_len(const char *file, int64_t file_len);
+
+/* The edit prompt (wording: edit/prompt.c, one table): a fixed system
+ * message; a user turn holding the instruction, then the file in a fenced
+ * block tagged with edit_language(r->language, r->path); the assistant turn
+ * opened with the same fence line, so the model's reply is the edited
+ * file's text followed by "\n", the fence and <|im_end|>. Text and tokens
+ * as for edit_chat_text / edit_chat_tokens (the file's and instruction's
+ * special-token text is never matched as special tokens). -1 with err for
+ * an empty instruction or a missing file. */
+int edit_prompt_text(const edit_request *r, char **text, int64_t *len,
+                     sb_err *err);
+int edit_prompt_tokens(const eng_model *m, const edit_request *r,
+                       int32_t **ids, int64_t *n, sb_err *err);
 
 /* ==== Extraction (edit/extract.c) — no model needed ======================= */
 
@@ -79,15 +147,6 @@ int edit_answer_text(const char *file, int64_t file_len, int64_t fence_len,
                      sb_err *err);
 
 /* ==== Running an edit (edit/edit.c) ======================================= */
-
-typedef struct edit_request {
-    const char *file;         /* file_len bytes, as in the editor's buffer */
-    int64_t file_len;
-    const char *instruction;  /* instruction_len bytes; not empty */
-    int64_t instruction_len;
-    const char *language;     /* fence tag or LSP languageId; may be NULL */
-    const char *path;         /* for detection by extension; may be NULL */
-} edit_request;
 
 typedef enum edit_drafter_kind {
     EDIT_DRAFTER_COPY = 0,    /* copy spans of the file and the output,
@@ -163,7 +222,7 @@ typedef struct edit_result {
     int32_t *prompt_ids;     /* the edit prompt's ids */
     int64_t n_prompt;
     char prompt_sha256[65];  /* eng_tokens_sha256 of prompt_ids */
-    const char *prompt_version; /* eng_edit_prompt_version(); static */
+    const char *prompt_version; /* edit_prompt_version(); static */
     const char *language;    /* the fence tag used (edit_language); static or
                                 borrowed from the request; may be NULL */
     int64_t fence_len;

@@ -11,19 +11,34 @@
 
 /* An edit's inputs in the engine's terms. */
 typedef struct edit__job {
-    eng_edit_request er;       /* borrows the request's strings */
+    edit_request rq;           /* the request; borrows its strings */
     const char *language;      /* edit_language's answer; may be NULL */
     int64_t fence_len;
     bool added_newline;        /* edit_adds_newline of the file */
     int32_t *prompt_ids;       /* owned (malloc) */
     int32_t n_prompt;
-    int32_t *file_ids;         /* the file alone, special matching off;
-                                  owned */
+    int32_t *file_ids;         /* the file's ids as encoding it alone gives
+                                  them (special matching off); owned */
     int32_t n_file;
+    bool file_ids_from_prompt; /* taken from the prompt's ids (the file was
+                                  tokenized once), else encoded again */
 } edit__job;
 
-/* Checks the request, resolves the language and tokenizes the prompt and
- * the file. On failure everything is freed. */
+/* [prompt.c] edit_prompt_tokens, and where the file's own ids lie among the
+ * prompt's: ids[*file_first .. *file_first + *file_count) are exactly the
+ * ids of the file encoded alone (special matching off), or *file_first is
+ * -1 when the prompt's encoding does not split cleanly at the file's first
+ * and last byte (eng_tokenize_cuts: a file that starts with a blank line,
+ * or lacks a final newline after punctuation, or needs UTF-8 repair or
+ * normalisation). file_first and file_count may be NULL. */
+int edit__prompt_tokens(const eng_model *m, const edit_request *r,
+                        int32_t **ids, int64_t *n, int64_t *file_first,
+                        int64_t *file_count, sb_err *err);
+
+/* Checks the request, resolves the language, tokenizes the prompt and
+ * takes the file's ids from it (encoding the file alone only when the
+ * prompt's ids do not split cleanly around it). On failure everything is
+ * freed. */
 int edit__job_make(const eng_model *m, const edit_request *req,
                    edit__job *job, sb_err *err);
 void edit__job_free(edit__job *job);

@@ -18,21 +18,30 @@ static int job__check(const edit_request *req, sb_err *err) {
     return 0;
 }
 
-/* The file alone as the drafter sees it: plain text, special matching off
- * (as the prompt encodes it). 3 ids per byte at most, plus one. */
-static int job__file_ids(const eng_model *m, edit__job *job, sb_err *err) {
-    uint64_t cap = 3 * (uint64_t)job->er.file_len + 1;
+/* The file's ids, as the drafter copies them: encoded alone, special
+ * matching off (as the prompt encodes it). from[0..n) when the prompt's
+ * ids hold them; otherwise the file is encoded again. 3 ids per byte at
+ * most, plus one. */
+static int job__file_ids(const eng_model *m, edit__job *job,
+                         const int32_t *from, int64_t n, sb_err *err) {
+    uint64_t cap = from ? (uint64_t)n + 1 : 3 * (uint64_t)job->rq.file_len + 1;
     if (cap > INT32_MAX)
         return sb_err_set(err, "edit request", "the file is too long (%lld "
-                          "bytes)", (long long)job->er.file_len);
+                          "bytes)", (long long)job->rq.file_len);
     job->file_ids = malloc((size_t)cap * sizeof *job->file_ids);
     if (!job->file_ids)
         return sb_err_set(err, "edit request", "out of memory for the "
                           "file's tokens");
-    int64_t n = eng_tokenize_ex(m, job->er.file, job->er.file_len,
-                                job->file_ids, (int64_t)cap, 0);
-    if (n < 0 || n > (int64_t)cap)
-        return sb_err_set(err, "edit request", "could not tokenize the file");
+    job->file_ids_from_prompt = from != NULL;
+    if (from) {
+        memcpy(job->file_ids, from, (size_t)n * sizeof *from);
+    } else {
+        n = eng_tokenize_ex(m, job->rq.file, job->rq.file_len, job->file_ids,
+                            (int64_t)cap, 0);
+        if (n < 0 || n > (int64_t)cap)
+            return sb_err_set(err, "edit request", "could not tokenize the "
+                              "file");
+    }
     job->n_file = (int32_t)n;
     return 0;
 }
@@ -41,16 +50,13 @@ int edit__job_make(const eng_model *m, const edit_request *req,
                    edit__job *job, sb_err *err) {
     memset(job, 0, sizeof *job);
     if (job__check(req, err)) return -1;
+    job->rq = *req;
     job->language = edit_language(req->language, req->path);
-    job->er = (eng_edit_request){.instruction = req->instruction,
-                                 .instruction_len = req->instruction_len,
-                                 .file = req->file,
-                                 .file_len = req->file_len,
-                                 .language = job->language};
-    job->fence_len = eng_edit_fence_len(req->file, req->file_len);
+    job->fence_len = edit_fence_len(req->file, req->file_len);
     job->added_newline = edit_adds_newline(req->file, req->file_len);
-    int64_t n = 0;
-    if (eng_edit_prompt_tokens(m, &job->er, &job->prompt_ids, &n, err))
+    int64_t n = 0, file_first = -1, file_count = 0;
+    if (edit__prompt_tokens(m, req, &job->prompt_ids, &n, &file_first,
+                            &file_count, err))
         goto fail;
     if (n > INT32_MAX) {
         sb_err_set(err, "edit request", "the prompt is too long (%lld tokens)",
@@ -58,7 +64,8 @@ int edit__job_make(const eng_model *m, const edit_request *req,
         goto fail;
     }
     job->n_prompt = (int32_t)n;
-    if (job__file_ids(m, job, err)) goto fail;
+    const int32_t *from = file_first >= 0 ? job->prompt_ids + file_first : NULL;
+    if (job__file_ids(m, job, from, file_count, err)) goto fail;
     return 0;
 fail:
     edit__job_free(job);
@@ -89,8 +96,9 @@ int edit__drafter_make(edit_drafter_kind kind, const eng_model *m,
     case EDIT_DRAFTER_COPY:
         /* Syntax-aware where a grammar knows the language; the drafter
          * itself falls back to plain token copying when none does or the
-         * parse fails. It tokenizes the file as job->file_ids are made. */
-        d->copy = drf_copy_create_text(m, job->er.file, job->er.file_len,
+         * parse fails. */
+        d->copy = drf_copy_create_text(m, job->rq.file, job->rq.file_len,
+                                       job->file_ids, job->n_file,
                                        job->language, &copy_opts, err);
         if (!d->copy) return -1;
         d->table = drf_copy_drafter(d->copy);

@@ -19,7 +19,7 @@ int edit_reply_ids(const eng_model *m, const char *file, int64_t file_len,
     if (end_id < 0)
         return sb_err_set(err, __func__, "the model has neither <|im_end|> "
                           "nor an EOS token to end the reply with");
-    int64_t fence = eng_edit_fence_len(file, file_len);
+    int64_t fence = edit_fence_len(file, file_len);
     bool added = edit_adds_newline(file, file_len);
     char *text = NULL;
     int64_t len = 0, closing = 0, kept = 0;

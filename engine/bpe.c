@@ -36,21 +36,21 @@ struct eng_bpe_memo {
     int32_t ids[BP_MEMO_IDS];
 };
 
-typedef struct bp__tok_slot {
+typedef struct bpe__tok_slot {
     uint64_t hash; /* of the token's bytes; meaningless when id < 0 */
     int32_t id;    /* -1: empty slot */
-} bp__tok_slot;
+} bpe__tok_slot;
 
-typedef struct bp__merge_slot {
+typedef struct bpe__merge_slot {
     uint64_t pair;  /* (uint64)A << 32 | B */
     int32_t rank;   /* -1: empty slot */
     int32_t result; /* id of AB */
-} bp__merge_slot;
+} bpe__merge_slot;
 
 struct eng_bpe {
-    bp__tok_slot *tok;     /* open addressing, linear probing; owned */
+    bpe__tok_slot *tok;     /* open addressing, linear probing; owned */
     uint64_t tok_mask;     /* slots - 1 (a power of two minus one) */
-    bp__merge_slot *merge; /* same scheme; owned */
+    bpe__merge_slot *merge; /* same scheme; owned */
     uint64_t merge_mask;
     int64_t n_merges;
 };
@@ -68,7 +68,7 @@ struct eng_bpe_cand {
 /* ==== tables ================================================================ */
 
 /* FNV-1a, finished with splitmix so low bits are usable as an index. */
-static uint64_t bp__hash_bytes(const char *p, int64_t n) {
+static uint64_t bpe__hash_bytes(const char *p, int64_t n) {
     uint64_t h = 0xcbf29ce484222325ull;
     for (int64_t i = 0; i < n; i++) {
         h ^= (unsigned char)p[i];
@@ -78,7 +78,7 @@ static uint64_t bp__hash_bytes(const char *p, int64_t n) {
 }
 
 /* Slots for n entries at load factor <= 1/2, as a mask; 0 on overflow. */
-static uint64_t bp__mask_for(uint64_t n) {
+static uint64_t bpe__mask_for(uint64_t n) {
     uint64_t cap = 16;
     while (cap < 2 * n) {
         if (cap > (UINT64_MAX >> 2)) return 0;
@@ -87,15 +87,15 @@ static uint64_t bp__mask_for(uint64_t n) {
     return cap - 1;
 }
 
-static bool bp__is_special(uint8_t type) {
-    return type == ENG_TOKEN_CONTROL || type == ENG_TOKEN_USER_DEFINED;
+static bool bpe__is_special(uint8_t type) {
+    return type == GGUF_TOKEN_CONTROL || type == GGUF_TOKEN_USER_DEFINED;
 }
 
 int32_t eng__bpe_token(const struct eng_bpe *b, const eng_vocab *v,
                        const char *bytes, int64_t len) {
-    uint64_t h = bp__hash_bytes(bytes, len);
+    uint64_t h = bpe__hash_bytes(bytes, len);
     for (uint64_t s = h & b->tok_mask;; s = (s + 1) & b->tok_mask) {
-        const bp__tok_slot *t = &b->tok[s];
+        const bpe__tok_slot *t = &b->tok[s];
         if (t->id < 0) return -1;
         if (t->hash != h) continue;
         uint64_t o = v->off[t->id];
@@ -107,8 +107,8 @@ int32_t eng__bpe_token(const struct eng_bpe *b, const eng_vocab *v,
 
 /* Every non-empty non-special token, lowest id first so a repeated text
  * keeps its lowest id. */
-static int bp__build_tokens(struct eng_bpe *b, const eng_vocab *v, sb_err *err) {
-    b->tok_mask = bp__mask_for((uint64_t)v->n);
+static int bpe__build_tokens(struct eng_bpe *b, const eng_vocab *v, sb_err *err) {
+    b->tok_mask = bpe__mask_for((uint64_t)v->n);
     b->tok = b->tok_mask ? malloc((b->tok_mask + 1) * sizeof *b->tok) : NULL;
     if (!b->tok)
         return sb_err_set(err, __func__, "out of memory for the token map of "
@@ -117,18 +117,18 @@ static int bp__build_tokens(struct eng_bpe *b, const eng_vocab *v, sb_err *err) 
     for (int32_t i = 0; i < v->n; i++) {
         int64_t len = (int64_t)(v->off[i + 1] - v->off[i]);
         const char *p = v->bytes + v->off[i];
-        if (bp__is_special(v->type[i]) || len == 0 ||
+        if (bpe__is_special(v->type[i]) || len == 0 ||
             eng__bpe_token(b, v, p, len) >= 0)
             continue;
-        uint64_t h = bp__hash_bytes(p, len), s = h & b->tok_mask;
+        uint64_t h = bpe__hash_bytes(p, len), s = h & b->tok_mask;
         while (b->tok[s].id >= 0) s = (s + 1) & b->tok_mask;
-        b->tok[s] = (bp__tok_slot){h, i};
+        b->tok[s] = (bpe__tok_slot){h, i};
     }
     return 0;
 }
 
 /* The slot of pair (a, b): where it is, or the empty slot it would take. */
-static bp__merge_slot *bp__merge_slot_of(const struct eng_bpe *b, int32_t a,
+static bpe__merge_slot *bpe__merge_slot_of(const struct eng_bpe *b, int32_t a,
                                          int32_t c) {
     uint64_t pair = (uint64_t)(uint32_t)a << 32 | (uint32_t)c;
     for (uint64_t s = sb_mix64(pair) & b->merge_mask;;
@@ -141,7 +141,7 @@ static bp__merge_slot *bp__merge_slot_of(const struct eng_bpe *b, int32_t a,
 
 /* Reads merge i ("A B") into ids; -1 with err naming the merge. `buf` has
  * room for the string's length. */
-static int bp__parse_merge(const struct eng_bpe *b, const eng_vocab *v,
+static int bpe__parse_merge(const struct eng_bpe *b, const eng_vocab *v,
                            gguf_str s, uint64_t i, char *buf, int32_t ids[3],
                            sb_err *err) {
     static const char key[] = "tokenizer.ggml.merges";
@@ -152,8 +152,8 @@ static int bp__parse_merge(const struct eng_bpe *b, const eng_vocab *v,
         return sb_err_set(err, __func__, "%s[%llu] ('%.*s') is not two tokens "
                           "separated by one space", key, (unsigned long long)i,
                           show, s.ptr);
-    int64_t na = eng__gpt2_decode((gguf_str){s.ptr, la}, buf);
-    int64_t nb = na < 0 ? -1 : eng__gpt2_decode((gguf_str){sp + 1, lb}, buf + na);
+    int64_t na = gguf_gpt2_decode((gguf_str){s.ptr, la}, buf);
+    int64_t nb = na < 0 ? -1 : gguf_gpt2_decode((gguf_str){sp + 1, lb}, buf + na);
     if (na < 0 || nb < 0)
         return sb_err_set(err, __func__, "%s[%llu] ('%.*s') is not in GPT-2 "
                           "byte-to-unicode form", key, (unsigned long long)i,
@@ -170,7 +170,7 @@ static int bp__parse_merge(const struct eng_bpe *b, const eng_vocab *v,
     return 0;
 }
 
-static int bp__load_merges(struct eng_bpe *b, const eng_vocab *v,
+static int bpe__load_merges(struct eng_bpe *b, const eng_vocab *v,
                            const gguf_file *f, sb_err *err) {
     static const char key[] = "tokenizer.ggml.merges";
     gguf_vtype et;
@@ -188,7 +188,7 @@ static int bp__load_merges(struct eng_bpe *b, const eng_vocab *v,
         uint64_t len = gguf_arr_str(f, kv, i).len;
         if (len > longest) longest = len;
     }
-    b->merge_mask = bp__mask_for(n);
+    b->merge_mask = bpe__mask_for(n);
     b->merge = malloc((b->merge_mask + 1) * sizeof *b->merge);
     char *buf = malloc((size_t)longest + 1); /* decoding never lengthens */
     if (!b->merge || !buf) {
@@ -199,9 +199,9 @@ static int bp__load_merges(struct eng_bpe *b, const eng_vocab *v,
     for (uint64_t s = 0; s <= b->merge_mask; s++) b->merge[s].rank = -1;
     for (uint64_t i = 0; i < n; i++) {
         int32_t ids[3] = {-1, -1, -1};
-        if (bp__parse_merge(b, v, gguf_arr_str(f, kv, i), i, buf, ids, err))
+        if (bpe__parse_merge(b, v, gguf_arr_str(f, kv, i), i, buf, ids, err))
             goto fail;
-        bp__merge_slot *m = bp__merge_slot_of(b, ids[0], ids[1]);
+        bpe__merge_slot *m = bpe__merge_slot_of(b, ids[0], ids[1]);
         if (m->rank >= 0) {
             gguf_str s = gguf_arr_str(f, kv, i);
             sb_err_set(err, __func__, "%s[%llu] ('%.*s') repeats %s[%d]", key,
@@ -209,7 +209,7 @@ static int bp__load_merges(struct eng_bpe *b, const eng_vocab *v,
                        s.ptr, key, (int)m->rank);
             goto fail;
         }
-        *m = (bp__merge_slot){(uint64_t)(uint32_t)ids[0] << 32 | (uint32_t)ids[1],
+        *m = (bpe__merge_slot){(uint64_t)(uint32_t)ids[0] << 32 | (uint32_t)ids[1],
                               (int32_t)i, ids[2]};
     }
     b->n_merges = (int64_t)n;
@@ -227,7 +227,7 @@ struct eng_bpe *eng__bpe_load(const eng_vocab *v, const gguf_file *f,
         sb_err_set(err, __func__, "out of memory");
         return NULL;
     }
-    if (bp__build_tokens(b, v, err) || bp__load_merges(b, v, f, err)) {
+    if (bpe__build_tokens(b, v, err) || bpe__load_merges(b, v, f, err)) {
         eng__bpe_free(b);
         return NULL;
     }
@@ -256,7 +256,7 @@ void eng__bpe_work_free(eng_bpe_work *w) {
 
 /* Makes room for n symbols (and 2n heap entries: n - 1 pairs at first, and
  * each merge pops one and pushes at most two). */
-static int bp__work_reserve(eng_bpe_work *w, int64_t n) {
+static int bpe__work_reserve(eng_bpe_work *w, int64_t n) {
     if (n <= w->cap) return 0;
     int64_t cap = w->cap * 2 > n ? w->cap * 2 : n;
     int32_t *id = realloc(w->id, (size_t)cap * sizeof *id);
@@ -272,7 +272,7 @@ static int bp__work_reserve(eng_bpe_work *w, int64_t n) {
     return 0;
 }
 
-static void bp__heap_push(eng_bpe_work *w, struct eng_bpe_cand c) {
+static void bpe__heap_push(eng_bpe_work *w, struct eng_bpe_cand c) {
     int64_t i = w->heap_n++;
     while (i > 0 && w->heap[(i - 1) / 2].key > c.key) {
         w->heap[i] = w->heap[(i - 1) / 2];
@@ -281,7 +281,7 @@ static void bp__heap_push(eng_bpe_work *w, struct eng_bpe_cand c) {
     w->heap[i] = c;
 }
 
-static struct eng_bpe_cand bp__heap_pop(eng_bpe_work *w) {
+static struct eng_bpe_cand bpe__heap_pop(eng_bpe_work *w) {
     struct eng_bpe_cand top = w->heap[0], last = w->heap[--w->heap_n];
     int64_t i = 0, n = w->heap_n;
     for (;;) {
@@ -297,36 +297,36 @@ static struct eng_bpe_cand bp__heap_pop(eng_bpe_work *w) {
 }
 
 /* Queues the pair (left, right) when the merge table has it. */
-static void bp__offer(const struct eng_bpe *b, eng_bpe_work *w, int32_t left,
+static void bpe__offer(const struct eng_bpe *b, eng_bpe_work *w, int32_t left,
                       int32_t right) {
-    const bp__merge_slot *m = bp__merge_slot_of(b, w->id[left], w->id[right]);
+    const bpe__merge_slot *m = bpe__merge_slot_of(b, w->id[left], w->id[right]);
     if (m->rank < 0) return;
-    bp__heap_push(w, (struct eng_bpe_cand){(uint64_t)m->rank << 32 |
+    bpe__heap_push(w, (struct eng_bpe_cand){(uint64_t)m->rank << 32 |
                                                (uint32_t)left,
                                            right, w->id[right]});
 }
 
 /* Runs the merges over the n symbols already in w. */
-static void bp__merge_all(const struct eng_bpe *b, eng_bpe_work *w, int32_t n) {
+static void bpe__merge_all(const struct eng_bpe *b, eng_bpe_work *w, int32_t n) {
     w->heap_n = 0;
-    for (int32_t i = 0; i + 1 < n; i++) bp__offer(b, w, i, i + 1);
+    for (int32_t i = 0; i + 1 < n; i++) bpe__offer(b, w, i, i + 1);
     while (w->heap_n > 0) {
-        struct eng_bpe_cand c = bp__heap_pop(w);
+        struct eng_bpe_cand c = bpe__heap_pop(w);
         int32_t left = (int32_t)(c.key & 0xffffffffu), right = c.right;
         if (w->next[left] != right || w->id[right] != c.right_id) continue;
-        w->id[left] = bp__merge_slot_of(b, w->id[left], w->id[right])->result;
+        w->id[left] = bpe__merge_slot_of(b, w->id[left], w->id[right])->result;
         int32_t after = w->next[right];
         w->next[left] = after;
         if (after < n) w->prev[after] = left;
         w->next[right] = -1; /* absorbed: no candidate may name it again */
-        if (w->prev[left] >= 0) bp__offer(b, w, w->prev[left], left);
-        if (after < n) bp__offer(b, w, left, after);
+        if (w->prev[left] >= 0) bpe__offer(b, w, w->prev[left], left);
+        if (after < n) bpe__offer(b, w, left, after);
     }
 }
 
 /* The memo slot for a short piece (2..BP_MEMO_LEN bytes), or NULL when the
  * memo cannot be had. */
-static struct eng_bpe_memo *bp__memo_slot(eng_bpe_work *w, const char *p,
+static struct eng_bpe_memo *bpe__memo_slot(eng_bpe_work *w, const char *p,
                                           int64_t n) {
     if (n > BP_MEMO_LEN) return NULL;
     /* a short text is not worth the table: start it at the 64th piece */
@@ -340,16 +340,16 @@ static struct eng_bpe_memo *bp__memo_slot(eng_bpe_work *w, const char *p,
 }
 
 /* Runs BPE over the piece's bytes into out (no memo). */
-static int64_t bp__encode_fresh(const struct eng_bpe *b, const eng_vocab *v,
+static int64_t bpe__encode_fresh(const struct eng_bpe *b, const eng_vocab *v,
                                 eng_bpe_work *w, const unsigned char *s,
                                 int64_t n, int32_t *out) {
-    if (bp__work_reserve(w, n)) return -1;
+    if (bpe__work_reserve(w, n)) return -1;
     for (int32_t i = 0; i < (int32_t)n; i++) {
         w->id[i] = v->byte_id[s[i]];
         w->next[i] = i + 1;
         w->prev[i] = i - 1;
     }
-    bp__merge_all(b, w, (int32_t)n);
+    bpe__merge_all(b, w, (int32_t)n);
     int64_t k = 0;
     for (int32_t i = 0; i < (int32_t)n; i = w->next[i]) out[k++] = w->id[i];
     return k;
@@ -364,12 +364,12 @@ int64_t eng__bpe_encode(const struct eng_bpe *b, const eng_vocab *v,
         for (int64_t i = 0; i < n; i++) out[i] = v->byte_id[s[i]];
         return n;
     }
-    struct eng_bpe_memo *e = bp__memo_slot(w, piece, n);
+    struct eng_bpe_memo *e = bpe__memo_slot(w, piece, n);
     if (e && e->len == n && !memcmp(e->bytes, piece, (size_t)n)) {
         memcpy(out, e->ids, e->n_ids * sizeof *out);
         return e->n_ids;
     }
-    int64_t k = bp__encode_fresh(b, v, w, s, n, out);
+    int64_t k = bpe__encode_fresh(b, v, w, s, n, out);
     if (e && k > 0 && k <= BP_MEMO_IDS) {
         e->len = (uint8_t)n;
         e->n_ids = (uint8_t)k;

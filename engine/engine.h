@@ -1,6 +1,6 @@
 /*
- * engine.h — the public face of engine/: models, tokens, sessions, sampling,
- * generation and synthetic test models.
+ * engine.h — the public face of engine/: models (loaded, never made: that
+ * is mkmodel/), tokens, sessions, sampling, generation and speculation.
  *
  *     sb_err err = {0};
  *     eng_model *m = eng_model_load("model.gguf", &err);
@@ -13,7 +13,7 @@
  *     eng_session_destroy(s);
  *     eng_model_free(m);
  *
- * Determinism (DESIGN.md §2): the tokens generate produces are a pure
+ * Determinism (docs/determinism.md): the tokens generate produces are a pure
  * function of (model file, prompt tokens, sampling parameters, seed). They do
  * not depend on thread count, prefill chunking, KV rollback, or speculation
  * (whether a drafter is set, what it guesses, max_draft).
@@ -58,8 +58,8 @@ void eng_model_describe(const eng_model *m, FILE *out);
 int eng_default_model_path(char *path, size_t cap, sb_err *err);
 
 /* [version.c] This engine's version, e.g. "0.7.0"; static storage. The
- * determinism contract holds for a fixed version (DESIGN.md §2), so session
- * logs and logit dumps record it, and `sb --version` prints it. */
+ * determinism contract holds for a fixed version (docs/determinism.md), so
+ * session logs and logit dumps record it, and `sb --version` prints it. */
 const char *eng_version(void);
 
 /* ==== Tokens ================================================================ */
@@ -98,6 +98,25 @@ int64_t eng_tokenize(const eng_model *m, const char *text, int64_t n,
 enum { ENG_TOK_SPECIAL = 1u << 0 };
 int64_t eng_tokenize_ex(const eng_model *m, const char *text, int64_t n,
                         int32_t *ids, int64_t cap, unsigned flags);
+/* [tokenizer] eng_tokenize_ex that also tells where the encoding of the
+ * text splits at given byte offsets, so that the ids of a part of a text
+ * can be taken from the text's own ids instead of encoding the part again
+ * (the edit prompt finds the file's ids inside the prompt's this way).
+ *
+ * For each of the n_cuts offsets cuts[k], cut_at[k] receives the index i of
+ * the first id that encodes text from cuts[k] on when the encoding splits
+ * cleanly there: ids[0..i) are then exactly the ids of text[0..cuts[k])
+ * encoded alone and ids[i..) those of text[cuts[k]..n) encoded alone, so
+ * the ids between two clean cuts are those of the text between them. It
+ * receives -1 when a pre-token piece or special token spans the offset,
+ * when the text needed UTF-8 repair or Unicode normalisation around it
+ * (which move bytes), when the split is not provably clean
+ * (eng__pretok_ends_alike, engine/tokenizer_internal.h), or for an offset
+ * outside 0..n. Returns what eng_tokenize_ex returns; cut_at is filled
+ * whenever the call succeeds. */
+int64_t eng_tokenize_cuts(const eng_model *m, const char *text, int64_t n,
+                          int32_t *ids, int64_t cap, unsigned flags,
+                          const int64_t *cuts, int n_cuts, int64_t *cut_at);
 /* [tokenizer] The id of the special token whose text is exactly `text`
  * (NUL-terminated), or -1 when the model has none. */
 int32_t eng_special_id(const eng_model *m, const char *text);
@@ -107,68 +126,6 @@ int32_t eng_special_id(const eng_model *m, const char *text);
  * character: stream text through eng_utf8_stream below. */
 const char *eng_token_bytes(const eng_model *m, int32_t id, int64_t *len);
 int32_t eng_n_vocab(const eng_model *m);
-
-/* ==== Prompts (engine/prompt.c) [tokenizer] ================================= */
-
-/* One ChatML turn. Strings are borrowed for the duration of the call. */
-typedef struct eng_chat_turn {
-    const char *role;    /* "system", "user", "assistant"; NUL-terminated */
-    const char *content; /* content_len bytes of UTF-8 */
-    int64_t content_len;
-} eng_chat_turn;
-
-/* Renders turns the way Qwen2.5's chat template does, then opens the
- * assistant's turn and appends `answer` (the start of its reply; may be
- * NULL with answer_len 0):
- *
- *   <|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}
- *   <|im_end|>\n<|im_start|>assistant\n{answer}
- *
- * *text receives a NUL-terminated string of *len bytes that the caller frees
- * with free(). -1 with err filled for a missing role or content. */
-int eng_chat_text(const eng_chat_turn *turns, int n_turns, const char *answer,
-                  int64_t answer_len, char **text, int64_t *len, sb_err *err);
-
-/* The same prompt as token ids: the template's <|im_start|> and <|im_end|>
- * become the model's special ids; everything between them (roles, contents,
- * the answer start) is encoded with special matching OFF, so a file that
- * contains "<|im_end|>" is seen as that text, not as the end of a turn.
- * For contents free of special-token text the ids equal eng_tokenize of
- * eng_chat_text's string. *ids is malloc'd (caller frees); *n its length. */
-int eng_chat_tokens(const eng_model *m, const eng_chat_turn *turns,
-                    int n_turns, const char *answer, int64_t answer_len,
-                    int32_t **ids, int64_t *n, sb_err *err);
-
-/* An edit: apply `instruction` to the whole of `file`. */
-typedef struct eng_edit_request {
-    const char *instruction;  /* instruction_len bytes of UTF-8; not empty */
-    int64_t instruction_len;
-    const char *file;         /* file_len bytes, as in the editor's buffer */
-    int64_t file_len;
-    const char *language;     /* fence info string ("c", "python"), NUL-
-                                 terminated; NULL, "", or anything but 1..32
-                                 of [A-Za-z0-9_+#.-] means none */
-} eng_edit_request;
-
-/* The version of the edit prompt's wording (e.g. "sb-edit-prompt-v1"):
- * record it with every logged edit; replay must use the same one. Static. */
-const char *eng_edit_prompt_version(void);
-
-/* Backticks in the fence around a file: one more than its longest run of
- * backticks, at least 3, so the file can never close the fence. */
-int64_t eng_edit_fence_len(const char *file, int64_t file_len);
-
-/* The edit prompt (wording: engine/prompt.c, one table): a fixed system
- * message; a user turn holding the instruction, then the file in a fenced
- * block tagged with the language; the assistant turn opened with the same
- * fence line, so the model's reply is the edited file's text followed by
- * "\n", the fence and <|im_end|>. Text and tokens as for eng_chat_text /
- * eng_chat_tokens (the file's and instruction's special-token text is never
- * matched as special tokens). */
-int eng_edit_prompt(const eng_edit_request *r, char **text, int64_t *len,
-                    sb_err *err);
-int eng_edit_prompt_tokens(const eng_model *m, const eng_edit_request *r,
-                           int32_t **ids, int64_t *n, sb_err *err);
 
 /* ==== Sessions: one sequence, its KV cache, and a backend ================== */
 
@@ -291,7 +248,8 @@ typedef struct eng_gen_params {
     /* Speculative decoding: NULL decodes one token per step; otherwise each
      * step scores the last token plus up to max_draft (1..ENG_MAX_DRAFT; 0:
      * ENG_MAX_DRAFT) of the drafter's guesses in one forward pass. Neither
-     * changes the tokens produced (DESIGN.md §2). Borrowed for the call. */
+     * changes the tokens produced (docs/determinism.md). Borrowed for the
+     * call. */
     const eng_drafter *drafter;
     int32_t max_draft;
 } eng_gen_params;
@@ -376,39 +334,5 @@ int64_t eng_utf8_stream_push(eng_utf8_stream *st, const char *bytes,
                              int64_t len, char *out);
 /* Releases whatever is pending (at end of generation). */
 int64_t eng_utf8_stream_flush(eng_utf8_stream *st, char *out);
-
-/* ==== Synthetic models (sb mkmodel) ======================================== */
-
-typedef enum eng_shape { ENG_SHAPE_TINY, ENG_SHAPE_0_5B, ENG_SHAPE_1_5B,
-                         ENG_SHAPE_7B } eng_shape;
-typedef enum eng_recipe { ENG_RECIPE_F32, ENG_RECIPE_Q8_0,
-                          ENG_RECIPE_Q4_K_M } eng_recipe;
-
-typedef struct eng_mkmodel_opts {
-    eng_shape shape;
-    eng_recipe recipe;
-    uint64_t seed;
-    const char *vocab_json;  /* path of a tokenizer.json, or NULL */
-    int n_threads;           /* 0: one per online CPU */
-    bool progress;           /* report progress on stderr */
-    int32_t window;          /* > 0: declare sliding-window attention of this
-                                many positions (below the shape's context) */
-} eng_mkmodel_opts;
-
-/* Parses "tiny", "0.5b", "1.5b", "7b" / "f32", "q8_0", "q4_k_m". */
-int eng_shape_parse(const char *s, eng_shape *out, sb_err *err);
-int eng_recipe_parse(const char *s, eng_recipe *out, sb_err *err);
-
-/* Writes a synthetic qwen2 GGUF with seeded random weights: the same bytes
- * for the same options, every time. */
-int eng_mkmodel(const eng_mkmodel_opts *o, const char *path, sb_err *err);
-
-/* [quantize_model.c] Rewrites the qwen2 model at in_path to out_path (via
- * out_path.tmp) with its weight matrices quantized as `recipe` places them
- * for sb mkmodel (q8_0: every matrix; q4_k_m: llama.cpp's Q4_K_M mix);
- * vectors stay F32, metadata is copied. An F32 input gives the bytes mkmodel
- * writes for the same floats. -1 with err naming the key or tensor. */
-int eng_quantize_model(const char *in_path, const char *out_path,
-                       eng_recipe recipe, sb_err *err);
 
 #endif /* SB_ENGINE_H */

@@ -1,12 +1,16 @@
 /*
- * gen_internal.h — private to engine/generate.c and engine/spec.c: the state
- * of one generation and the single place where a token is committed.
+ * gen_internal.h — private to engine/'s generation files: the state of one
+ * generation and the single place where a token is committed.
  *
  * Plain and speculative decoding differ only in how they obtain the next
  * token's logits; both hand every token, in order, to eng__gen_commit, which
  * appends it, tells the callback and decides whether generation stops. So a
  * stop inside an accepted draft cuts exactly where plain decoding stops, by
  * construction rather than by a second copy of the rules.
+ *
+ * Calls go one way: generate.c (eng_generate, plain decoding) -> spec.c
+ * (the speculative loop) -> gen_commit.c (committing, stop rules);
+ * spec_sim.c (simulated speculation) -> spec.c.
  */
 #ifndef SB_ENGINE_GEN_INTERNAL_H
 #define SB_ENGINE_GEN_INTERNAL_H
@@ -32,19 +36,23 @@ typedef struct eng__gen {
     int32_t stop_state;
 } eng__gen;
 
-/* Appends id to the result, calls on_token, then checks, in this order:
+/* [gen_commit.c] Builds g's stop-string matcher when g->p has a stop
+ * string (g->stop_fail, freed by the caller); -1 when out of memory. */
+int eng__gen_stop_init(eng__gen *g, sb_err *err);
+
+/* [gen_commit.c] Appends id to the result, calls on_token, then checks, in this order:
  * the callback's request, EOS, the stop string, n_max, and a full context
  * (the token would need a KV slot beyond capacity before anything could
  * follow it). Returns true, with r->stop set, when generation ends here. */
 bool eng__gen_commit(eng__gen *g, int32_t id);
 
-/* Speculative decoding (engine/spec.c) once the prompt is in the cache and
+/* [spec.c] Speculative decoding once the prompt is in the cache and
  * logits (n_vocab floats) holds its last row's logits; g->p->drafter is not
  * NULL and g->n_max >= 1. Commits tokens through eng__gen_commit and leaves
  * the session as plain decoding would. */
 int eng__decode_spec(eng__gen *g, const float *logits, sb_err *err);
 
-/* Shared by engine/spec.c and engine/spec_sim.c, so that a simulated step
+/* [spec.c] Shared by spec.c and spec_sim.c, so that a simulated step
  * drafts and counts exactly what a real one does. eng__spec_propose asks
  * d for at most limit (>= 1) guesses after out[0..n_out-1] into draft and
  * returns how many the step scores: the drafter's count clamped to

@@ -30,7 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gguf_private.h"
+#include "gguf.h"
 
 /* Smallest encodings, bytes: what a count must be able to pay for before
  * it may size an allocation. A KV is a key length, a 1-byte key, a type and
@@ -177,7 +177,7 @@ static const char *const gguf__vtype_names[] = {
     "u64", "i64", "f64",
 };
 
-const char *gguf__vtype_name(uint32_t type) {
+const char *gguf_vtype_name(uint32_t type) {
     return type <= GGUF_F64 ? gguf__vtype_names[type] : "?";
 }
 
@@ -217,7 +217,7 @@ static int gguf__string_elems(gguf__rd *r, gguf__kv *kv) {
                           (unsigned long long)kv->n);
     for (uint64_t i = 0; i < kv->n; i++) {
         r->elem = (int64_t)i; /* n <= file size / 8, so it fits */
-        if (gguf__string(r, "string element", GGUF__MAX_STR, &kv->strs[i]))
+        if (gguf__string(r, "string element", GGUF_MAX_STR, &kv->strs[i]))
             return -1;
     }
     r->elem = -1;
@@ -241,7 +241,7 @@ static int gguf__array(gguf__rd *r, gguf__kv *kv) {
     if (kv->n > gguf__left(r) / esize)
         return gguf__fail(r, "array count %llu of %s (%llu bytes each) runs "
                           "past the end of the file: %llu bytes remain",
-                          (unsigned long long)kv->n, gguf__vtype_name(elem),
+                          (unsigned long long)kv->n, gguf_vtype_name(elem),
                           (unsigned long long)esize,
                           (unsigned long long)gguf__left(r));
     if (kv->elem == GGUF_BOOL && gguf__check_bools(r, kv->val, kv->n)) return -1;
@@ -255,10 +255,10 @@ static int gguf__value(gguf__rd *r, gguf__kv *kv, uint32_t type) {
                           (unsigned)type);
     kv->type = (gguf_vtype)type;
     if (kv->type == GGUF_STRING)
-        return gguf__string(r, "string value", GGUF__MAX_STR, &kv->str);
+        return gguf__string(r, "string value", GGUF_MAX_STR, &kv->str);
     if (kv->type == GGUF_ARRAY) return gguf__array(r, kv);
     uint64_t size = gguf__scalar_size(kv->type);
-    if (gguf__need(r, size, gguf__vtype_name(type))) return -1;
+    if (gguf__need(r, size, gguf_vtype_name(type))) return -1;
     kv->val = r->p + r->pos;
     if (kv->type == GGUF_BOOL && gguf__check_bools(r, kv->val, 1)) return -1;
     r->pos += size;
@@ -379,13 +379,13 @@ static int gguf__index_kvs(gguf__rd *r, gguf_file *f) {
 
 static int gguf__alignment(gguf__rd *r, gguf_file *f) {
     static const char key[] = "general.alignment";
-    f->alignment = GGUF__DEFAULT_ALIGN;
+    f->alignment = GGUF_DEFAULT_ALIGN;
     int64_t i = gguf__lookup(f->kv_index, f->n_kv, key);
     if (i < 0) return 0;
     const gguf__kv *kv = &f->kv[i];
     if (kv->type != GGUF_U32)
         return gguf__fail(r, "key '%s' has type %s, expected u32", key,
-                          gguf__vtype_name(kv->type));
+                          gguf_vtype_name(kv->type));
     uint32_t a = gguf__le32(kv->val);
     if (a == 0 || (a & (a - 1)) != 0)
         return gguf__fail(r, "key '%s' is %u, expected a power of two", key,
@@ -714,7 +714,7 @@ int gguf_get_u32(const gguf_file *f, const char *key, uint32_t *out,
     if (!kv) return -1;
     if (!gguf__int_value(kv, &neg, &s, &u))
         return sb_err_set(err, __func__, "key '%s' has type %s, expected an "
-                          "integer", key, gguf__vtype_name(kv->type));
+                          "integer", key, gguf_vtype_name(kv->type));
     if (neg)
         return sb_err_set(err, __func__, "key '%s' is %lld, expected 0..%u", key,
                           (long long)s, (unsigned)UINT32_MAX);
@@ -741,7 +741,7 @@ int gguf_get_f32(const gguf_file *f, const char *key, float *out, sb_err *err) {
         return 0;
     }
     return sb_err_set(err, __func__, "key '%s' has type %s, expected a float "
-                      "(f32 or f64)", key, gguf__vtype_name(kv->type));
+                      "(f32 or f64)", key, gguf_vtype_name(kv->type));
 }
 
 int gguf_get_str(const gguf_file *f, const char *key, gguf_str *out,
@@ -750,7 +750,7 @@ int gguf_get_str(const gguf_file *f, const char *key, gguf_str *out,
     if (!kv) return -1;
     if (kv->type != GGUF_STRING)
         return sb_err_set(err, __func__, "key '%s' has type %s, expected string",
-                          key, gguf__vtype_name(kv->type));
+                          key, gguf_vtype_name(kv->type));
     *out = kv->str;
     return 0;
 }
@@ -760,7 +760,7 @@ int gguf_get_bool(const gguf_file *f, const char *key, bool *out, sb_err *err) {
     if (!kv) return -1;
     if (kv->type != GGUF_BOOL)
         return sb_err_set(err, __func__, "key '%s' has type %s, expected bool",
-                          key, gguf__vtype_name(kv->type));
+                          key, gguf_vtype_name(kv->type));
     *out = kv->val[0] != 0; /* checked to be 0 or 1 at open */
     return 0;
 }
@@ -771,7 +771,7 @@ int gguf_get_arr(const gguf_file *f, const char *key, gguf_vtype *elem_type,
     if (!kv) return -1;
     if (kv->type != GGUF_ARRAY)
         return sb_err_set(err, __func__, "key '%s' has type %s, expected an "
-                          "array", key, gguf__vtype_name(kv->type));
+                          "array", key, gguf_vtype_name(kv->type));
     *elem_type = kv->elem;
     *n = kv->n;
     return 0;

@@ -1,5 +1,8 @@
 /*
- * gguf.h — private to engine/ (and its tests): reading and writing GGUF v3.
+ * gguf.h — engine/'s GGUF layer: reading GGUF v3, and the format's facts
+ * (value types, limits, how a vocabulary is stored). Private to engine/,
+ * shared with mkmodel/ (which writes the format: mkmodel/gguf_write.h) and
+ * the tests. docs/gguf.md describes the subset of GGUF this code accepts.
  *
  * Reading treats every file as hostile. gguf_open maps the file, then checks
  * every count, string length, array length, dimension product, type and
@@ -14,9 +17,8 @@
  *     const gguf_tensor *t = gguf_find_tensor(f, "token_embd.weight");
  *     gguf_close(f);
  *
- * Writing streams: declare metadata and tensor infos, then gguf_writer_write
- * asks a callback for each tensor's bytes in order, so a 5 GB model never
- * sits in memory. The file is written to PATH.tmp and renamed into place.
+ * The limits below are the reader's; the writer enforces them too, so that
+ * it never produces a file the reader would refuse.
  */
 #ifndef SB_ENGINE_GGUF_H
 #define SB_ENGINE_GGUF_H
@@ -42,6 +44,17 @@ enum {
     GGUF_MAX_DIMS = 4,
     GGUF_MAX_NAME = 256, /* tensor names and metadata keys, bytes */
 };
+
+/* One metadata string (a value or an array element), bytes. Real files hold
+ * chat templates of a few KB and, at most, an embedded tokenizer.json of a
+ * few MB; anything near this cap is hostile. */
+#define GGUF_MAX_STR ((uint64_t)64 << 20)
+
+/* general.alignment when the key is absent, bytes. */
+#define GGUF_DEFAULT_ALIGN 32u
+
+/* Type names for messages ("u32", "string", ...); "?" outside 0..12. */
+const char *gguf_vtype_name(uint32_t type);
 
 /* A string inside the mapping: NOT NUL-terminated. */
 typedef struct gguf_str {
@@ -103,37 +116,26 @@ const gguf_tensor *gguf_tensor_at(const gguf_file *f, int64_t i);
 /* NULL when absent. */
 const gguf_tensor *gguf_find_tensor(const gguf_file *f, const char *name);
 
-/* ---- writing ---- */
-typedef struct gguf_writer gguf_writer;
+/* ---- the vocabulary as GGUF stores it (engine/gguf_vocab.c) ---- */
 
-/* Returns NULL when out of memory. */
-gguf_writer *gguf_writer_create(void);
-void gguf_writer_free(gguf_writer *w);
+/* Token types of tokenizer.ggml.token_type (llama.cpp's numbering). */
+enum {
+    GGUF_TOKEN_NORMAL = 1,
+    GGUF_TOKEN_UNKNOWN = 2,
+    GGUF_TOKEN_CONTROL = 3,
+    GGUF_TOKEN_USER_DEFINED = 4,
+    GGUF_TOKEN_UNUSED = 5,
+    GGUF_TOKEN_BYTE = 6,
+};
 
-/* Keys and strings are copied. Errors (duplicate key, out of memory) are
- * reported by gguf_writer_write. */
-void gguf_writer_set_u32(gguf_writer *w, const char *key, uint32_t v);
-void gguf_writer_set_f32(gguf_writer *w, const char *key, float v);
-void gguf_writer_set_str(gguf_writer *w, const char *key, const char *v);
-void gguf_writer_set_bool(gguf_writer *w, const char *key, bool v);
-void gguf_writer_set_arr_str(gguf_writer *w, const char *key,
-                             const char *const *v, uint64_t n);
-void gguf_writer_set_arr_i32(gguf_writer *w, const char *key,
-                             const int32_t *v, uint64_t n);
-void gguf_writer_set_arr_f32(gguf_writer *w, const char *key,
-                             const float *v, uint64_t n);
-/* Declares a tensor; data is produced at write time, in declaration order. */
-void gguf_writer_add_tensor(gguf_writer *w, const char *name, krn_type type,
-                            uint32_t n_dims, const int64_t *ne);
-
-/* Fills buf (nbytes, the tensor's size) with tensor i's data. Returns 0, or
- * -1 with err filled to abort the write. */
-typedef int (*gguf_fill_fn)(void *ctx, int64_t i, void *buf, uint64_t nbytes,
-                            sb_err *err);
-
-/* Writes the whole file to path (via path.tmp, renamed when complete; the
- * temporary file is removed on failure). */
-int gguf_writer_write(gguf_writer *w, const char *path, gguf_fill_fn fill,
-                      void *ctx, sb_err *err);
+/* GPT-2's byte-to-unicode form, in which a gpt2-model vocabulary stores its
+ * token strings (tokenizer.ggml.tokens): the code point (0..323) that stands
+ * for byte b, and its inverse (-1 for a code point outside the map). */
+uint32_t gguf_gpt2_byte_to_cp(uint8_t b);
+int gguf_gpt2_cp_to_byte(uint32_t cp);
+/* Decodes one token string from that form into out (room for s.len bytes:
+ * decoding never lengthens). Returns the byte count, or -1 when the string
+ * is not UTF-8 of mapped code points. */
+int64_t gguf_gpt2_decode(gguf_str s, char *out);
 
 #endif /* SB_ENGINE_GGUF_H */

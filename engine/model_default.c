@@ -17,19 +17,22 @@
 #include "engine.h"
 
 /* Candidates relative to the directory holding the executable, in order. */
-static const char *const md__beside_exe[] = {
+static const char *const default_model__beside_exe[] = {
     "../models/" ENG_DEFAULT_MODEL_NAME,          /* a build tree: build/sb */
     "../share/sonicboom/" ENG_DEFAULT_MODEL_NAME, /* installed: PREFIX/bin */
 };
-enum { MD_N_CANDIDATES = sizeof md__beside_exe / sizeof md__beside_exe[0] };
+enum {
+    DEFAULT_MODEL_N_CANDIDATES =
+        sizeof default_model__beside_exe / sizeof default_model__beside_exe[0]
+};
 
-static bool md__is_file(const char *path) {
+static bool default_model__is_file(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* The executable's directory, with a trailing '/', into dir[cap]. */
-static int md__exe_dir(char *dir, size_t cap, sb_err *err) {
+static int default_model__exe_dir(char *dir, size_t cap, sb_err *err) {
     ssize_t n = readlink("/proc/self/exe", dir, cap - 1);
     if (n <= 0 || (size_t)n >= cap - 1)
         return sb_err_set(err, __func__, "cannot find this program's own path "
@@ -48,19 +51,19 @@ int eng_default_model_path(char *path, size_t cap, sb_err *err) {
         if (strlen(env) >= cap)
             return sb_err_set(err, __func__, "SB_MODEL is longer than %zu bytes",
                               cap - 1);
-        if (!md__is_file(env))
+        if (!default_model__is_file(env))
             return sb_err_set(err, __func__, "SB_MODEL names '%s', which is not "
                               "a file", env);
         snprintf(path, cap, "%s", env);
         return 0;
     }
     char dir[4096], first[4096 + 64] = "";
-    if (md__exe_dir(dir, sizeof dir, err)) return -1;
-    for (int i = 0; i < MD_N_CANDIDATES; i++) {
+    if (default_model__exe_dir(dir, sizeof dir, err)) return -1;
+    for (int i = 0; i < DEFAULT_MODEL_N_CANDIDATES; i++) {
         char cand[sizeof first];
-        snprintf(cand, sizeof cand, "%s%s", dir, md__beside_exe[i]);
+        snprintf(cand, sizeof cand, "%s%s", dir, default_model__beside_exe[i]);
         if (i == 0) snprintf(first, sizeof first, "%s", cand);
-        if (md__is_file(cand)) {
+        if (default_model__is_file(cand)) {
             /* without the "bin/.." detour: the path goes into logs */
             char *real = realpath(cand, NULL);
             const char *use = real ? real : cand;

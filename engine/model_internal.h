@@ -21,16 +21,6 @@
 #include "engine.h"
 #include "gguf.h"
 
-/* GGUF token types (llama.cpp's numbering). */
-enum {
-    ENG_TOKEN_NORMAL = 1,
-    ENG_TOKEN_UNKNOWN = 2,
-    ENG_TOKEN_CONTROL = 3,
-    ENG_TOKEN_USER_DEFINED = 4,
-    ENG_TOKEN_UNUSED = 5,
-    ENG_TOKEN_BYTE = 6,
-};
-
 /* The vocabulary as raw bytes. Token strings in a gpt2-style GGUF are stored
  * in GPT-2's byte-to-unicode form; they are decoded once at load, so token
  * i's bytes are bytes[off[i] .. off[i+1]) — what the model "means" by it.
@@ -39,7 +29,7 @@ typedef struct eng_vocab {
     int32_t n;               /* number of tokens (== desc.n_vocab) */
     char *bytes;             /* all tokens' bytes back to back; owned */
     uint64_t *off;           /* n + 1 offsets into bytes; owned */
-    uint8_t *type;           /* n token types (ENG_TOKEN_*); owned */
+    uint8_t *type;           /* n token types (GGUF_TOKEN_*); owned */
     int32_t byte_id[256];    /* the token whose bytes are exactly {b} */
     /* Encoder tables (tokenizer_internal.h), built by eng__vocab_load from
      * the fields above and tokenizer.ggml.merges; owned, read-only after. */
@@ -72,10 +62,5 @@ void eng__vocab_free(eng_vocab *v);
 /* The lowest id whose bytes equal text[0..len), or -1. Linear; for load-time
  * lookups of special tokens only. */
 int32_t eng__vocab_find(const eng_vocab *v, const char *text, uint64_t len);
-
-/* GPT-2's byte-to-unicode map: the code point (0..323) that stands for byte
- * b in token strings, and its inverse (-1 for a code point outside it). */
-uint32_t eng__gpt2_byte_to_cp(uint8_t b);
-int eng__gpt2_cp_to_byte(uint32_t cp);
 
 #endif /* SB_ENGINE_MODEL_INTERNAL_H */

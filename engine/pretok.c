@@ -37,7 +37,7 @@
  * the byte that breaks the sequence is not consumed). Bounds per lead byte
  * from the Unicode table of well-formed UTF-8 (no overlongs, surrogates, or
  * values above U+10FFFF). */
-static int pt__seq_len(const unsigned char *s, int64_t n, int *bad) {
+static int pretok__seq_len(const unsigned char *s, int64_t n, int *bad) {
     unsigned b = s[0], lo = 0x80, hi = 0xBF;
     int need;
     if (b < 0x80) return 1;
@@ -68,12 +68,12 @@ static int pt__seq_len(const unsigned char *s, int64_t n, int *bad) {
 
 /* One pass of the repair: returns the repaired length, writing the bytes to
  * out when it is not NULL. */
-static int64_t pt__repair_pass(const unsigned char *s, int64_t n, char *out) {
+static int64_t pretok__repair_pass(const unsigned char *s, int64_t n, char *out) {
     static const char fffd[3] = {(char)0xEF, (char)0xBF, (char)0xBD};
     int64_t w = 0;
     for (int64_t i = 0; i < n;) {
         int bad = 0;
-        int len = pt__seq_len(s + i, n - i, &bad);
+        int len = pretok__seq_len(s + i, n - i, &bad);
         if (len) {
             if (out) memcpy(out + w, s + i, (size_t)len);
             w += len;
@@ -98,16 +98,16 @@ int eng__utf8_repair(const char *text, int64_t n, char **out, int64_t *out_n) {
             i++;
             continue;
         }
-        int len = pt__seq_len(s + i, n - i, &bad);
+        int len = pretok__seq_len(s + i, n - i, &bad);
         if (!len) break;
         i += len;
     }
     if (i == n) return 0;
     if (n > INT64_MAX / 3) return -1; /* 3 bytes out per byte in, at most */
-    int64_t total = pt__repair_pass(s, n, NULL);
+    int64_t total = pretok__repair_pass(s, n, NULL);
     char *buf = malloc((size_t)total + 1);
     if (!buf) return -1;
-    pt__repair_pass(s, n, buf);
+    pretok__repair_pass(s, n, buf);
     *out = buf;
     *out_n = total;
     return 0;
@@ -123,18 +123,18 @@ int eng__utf8_repair(const char *text, int64_t n, char **out, int64_t *out_n) {
  * may compose with. */
 
 /* The byte length of the code point whose lead byte is b (well-formed). */
-static int pt__lead_len(unsigned char b) {
+static int pretok__lead_len(unsigned char b) {
     return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
 }
 
 /* Output of eng__nfc: NULL until some window changes, then a copy of
  * everything so far. */
-typedef struct pt__out {
+typedef struct pretok__out {
     char *p;
     int64_t n, cap;
-} pt__out;
+} pretok__out;
 
-static int pt__out_put(pt__out *o, const char *s, int64_t n) {
+static int pretok__out_put(pretok__out *o, const char *s, int64_t n) {
     if (n + o->n > o->cap) {
         int64_t cap = o->cap ? o->cap : 256;
         while (cap < o->n + n) cap *= 2;
@@ -150,8 +150,8 @@ static int pt__out_put(pt__out *o, const char *s, int64_t n) {
 
 /* Normalises window text[ws..we); copies into o what has not been copied
  * yet (*done marks it) once the output has to differ from the input. */
-static int pt__nfc_window(const char *text, int64_t ws, int64_t we,
-                          int64_t *done, pt__out *o) {
+static int pretok__nfc_window(const char *text, int64_t ws, int64_t we,
+                          int64_t *done, pretok__out *o) {
     utf8proc_uint8_t *dst = NULL;
     utf8proc_ssize_t got = utf8proc_map((const utf8proc_uint8_t *)text + ws,
                                         (utf8proc_ssize_t)(we - ws), &dst,
@@ -160,8 +160,8 @@ static int pt__nfc_window(const char *text, int64_t ws, int64_t we,
     bool same = got == we - ws && !memcmp(dst, text + ws, (size_t)got);
     int rc = 0;
     if (!same || o->p) {
-        if (pt__out_put(o, text + *done, ws - *done) ||
-            pt__out_put(o, (const char *)dst, got))
+        if (pretok__out_put(o, text + *done, ws - *done) ||
+            pretok__out_put(o, (const char *)dst, got))
             rc = -1;
         *done = we;
     }
@@ -171,24 +171,24 @@ static int pt__nfc_window(const char *text, int64_t ws, int64_t we,
 
 int eng__nfc(const char *text, int64_t n, char **out, int64_t *out_n) {
     const unsigned char *s = (const unsigned char *)text;
-    pt__out o = {0};
+    pretok__out o = {0};
     int64_t done = 0, prev = -1; /* prev: start of the last code point */
     *out = NULL;
     *out_n = n;
     for (int64_t i = 0; i < n;) {
         if (s[i] < 0xCC) {
             prev = i;
-            i += pt__lead_len(s[i]);
+            i += pretok__lead_len(s[i]);
             continue;
         }
         int64_t ws = prev >= 0 ? prev : i, we = i;
-        while (we < n && s[we] >= 0xCC) we += pt__lead_len(s[we]);
-        if (pt__nfc_window(text, ws, we, &done, &o)) goto oom;
+        while (we < n && s[we] >= 0xCC) we += pretok__lead_len(s[we]);
+        if (pretok__nfc_window(text, ws, we, &done, &o)) goto oom;
         prev = -1;
         i = we;
     }
     if (!o.p) return 0;
-    if (pt__out_put(&o, text + done, n - done)) goto oom;
+    if (pretok__out_put(&o, text + done, n - done)) goto oom;
     o.p[o.n] = '\0';
     *out = o.p;
     *out_n = o.n;
@@ -204,7 +204,7 @@ oom:
  * into utf8proc: \t \v \f and space are S, \n \r are S|NL, digits N,
  * letters L (eng__pretok_class answers from here too, so test_pretok's
  * checks of it cover this table). */
-static const unsigned char pt__ascii[128] = {
+static const unsigned char pretok__ascii[128] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 12, 4, 4, 12, 0, 0, /* 0x00 */
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* 0x10 */
     4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* 0x20 */
@@ -215,7 +215,7 @@ static const unsigned char pt__ascii[128] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,   /* 0x70 */
 };
 
-static bool pt__js_space(uint32_t cp) {
+static bool pretok__js_space(uint32_t cp) {
     switch (cp) {
     case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x20:
     case 0xA0: case 0x1680: case 0x2028: case 0x2029: case 0x202F:
@@ -227,8 +227,8 @@ static bool pt__js_space(uint32_t cp) {
 }
 
 unsigned eng__pretok_class(uint32_t cp) {
-    if (cp < 128) return pt__ascii[cp];
-    if (pt__js_space(cp))
+    if (cp < 128) return pretok__ascii[cp];
+    if (pretok__js_space(cp))
         return ENG_PT_S | (cp == '\r' || cp == '\n' ? ENG_PT_NL : 0);
     switch (utf8proc_category((utf8proc_int32_t)cp)) {
     case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL:
@@ -244,14 +244,14 @@ unsigned eng__pretok_class(uint32_t cp) {
 }
 
 /* One code point of well-formed UTF-8: value, byte length and class. */
-typedef struct pt__ch {
+typedef struct pretok__ch {
     uint32_t cp;
     int len;
     unsigned cls;
-} pt__ch;
+} pretok__ch;
 
-static pt__ch pt__at(const unsigned char *s) {
-    if (s[0] < 0x80) return (pt__ch){s[0], 1, pt__ascii[s[0]]};
+static pretok__ch pretok__at(const unsigned char *s) {
+    if (s[0] < 0x80) return (pretok__ch){s[0], 1, pretok__ascii[s[0]]};
     uint32_t cp;
     int len;
     if (s[0] < 0xE0) {
@@ -266,27 +266,27 @@ static pt__ch pt__at(const unsigned char *s) {
              (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3F);
         len = 4;
     }
-    return (pt__ch){cp, len, eng__pretok_class(cp)};
+    return (pretok__ch){cp, len, eng__pretok_class(cp)};
 }
 
 /* Whether a class meets `any` (when any != 0) or avoids `none`. */
-static bool pt__in(unsigned cls, unsigned any, unsigned none) {
+static bool pretok__in(unsigned cls, unsigned any, unsigned none) {
     return any ? (cls & any) != 0 : (cls & none) == 0;
 }
 
 /* The end of the run from i of code points whose class meets `any`
  * (any != 0) or, with any == 0, avoids `none`. ASCII takes a short path:
  * this loop is most of the scanner's time on source code. */
-static int64_t pt__run(const unsigned char *s, int64_t n, int64_t i,
+static int64_t pretok__run(const unsigned char *s, int64_t n, int64_t i,
                        unsigned any, unsigned none) {
     while (i < n) {
         if (s[i] < 0x80) {
-            if (!pt__in(pt__ascii[s[i]], any, none)) break;
+            if (!pretok__in(pretok__ascii[s[i]], any, none)) break;
             i++;
             continue;
         }
-        pt__ch c = pt__at(s + i);
-        if (!pt__in(c.cls, any, none)) break;
+        pretok__ch c = pretok__at(s + i);
+        if (!pretok__in(c.cls, any, none)) break;
         i += c.len;
     }
     return i;
@@ -295,7 +295,7 @@ static int64_t pt__run(const unsigned char *s, int64_t n, int64_t i,
 /* (?:'([sS]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])) after the
  * apostrophe, at s[i..n): the suffix length, or 0. The letters are ASCII,
  * so comparing bytes is comparing code points. */
-static int pt__contraction(const unsigned char *s, int64_t n, int64_t i) {
+static int pretok__contraction(const unsigned char *s, int64_t n, int64_t i) {
     if (i >= n) return 0;
     unsigned a = s[i] | 0x20u; /* ASCII letters only: case-folds A-Z */
     bool letter = (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z');
@@ -319,10 +319,10 @@ static int pt__contraction(const unsigned char *s, int64_t n, int64_t i) {
  *               backtracking gives back one code point, leaving the last
  *               space to lead the next piece — if the run has two or more.
  *   \s+         otherwise: a single space before a non-space. */
-static int64_t pt__space(const unsigned char *s, int64_t n, int64_t at) {
+static int64_t pretok__space(const unsigned char *s, int64_t n, int64_t at) {
     int64_t e = at, last = at, nl_end = -1, count = 0;
     while (e < n) {
-        pt__ch c = pt__at(s + e);
+        pretok__ch c = pretok__at(s + e);
         if (!(c.cls & ENG_PT_S)) break;
         if (c.cls & ENG_PT_NL) nl_end = e + c.len;
         last = e;
@@ -336,23 +336,23 @@ static int64_t pt__space(const unsigned char *s, int64_t n, int64_t at) {
 
 int64_t eng__pretok_next(const char *text, int64_t n, int64_t at) {
     const unsigned char *s = (const unsigned char *)text;
-    pt__ch c = pt__at(s + at);
+    pretok__ch c = pretok__at(s + at);
     int64_t i1 = at + c.len;
     /* 1: contractions */
     if (c.cp == '\'') {
-        int k = pt__contraction(s, n, i1);
+        int k = pretok__contraction(s, n, i1);
         if (k) return i1 + k;
     }
     /* 2: [^\r\n\p{L}\p{N}]?\p{L}+ — greedy, nothing after it to backtrack
      * for: with the optional code point when it qualifies and a letter
      * follows, else a letter run from here. */
-    if (c.cls & ENG_PT_L) return pt__run(s, n, i1, ENG_PT_L, 0);
-    pt__ch d = {0, 0, 0};
+    if (c.cls & ENG_PT_L) return pretok__run(s, n, i1, ENG_PT_L, 0);
+    pretok__ch d = {0, 0, 0};
     bool more = i1 < n;
-    if (more) d = pt__at(s + i1);
+    if (more) d = pretok__at(s + i1);
     if (!(c.cls & (ENG_PT_L | ENG_PT_N | ENG_PT_NL)) && more &&
         (d.cls & ENG_PT_L))
-        return pt__run(s, n, i1 + d.len, ENG_PT_L, 0);
+        return pretok__run(s, n, i1 + d.len, ENG_PT_L, 0);
     /* 3: \p{N} — one code point */
     if (c.cls & ENG_PT_N) return i1;
     /* 4: ' ?[^\s\p{L}\p{N}]+[\r\n]*' — the optional space is U+0020 only */
@@ -363,10 +363,20 @@ int64_t eng__pretok_next(const char *text, int64_t n, int64_t at) {
     else if (!(c.cls & other))
         p = i1;
     if (p >= 0) {
-        int64_t e = pt__run(s, n, p, 0, other);
+        int64_t e = pretok__run(s, n, p, 0, other);
         while (e < n && (s[e] == '\r' || s[e] == '\n')) e++;
         return e;
     }
     /* 5-7: c is whitespace (every other class matched above) */
-    return pt__space(s, n, at);
+    return pretok__space(s, n, at);
+}
+
+bool eng__pretok_ends_alike(const char *text, int64_t n, int64_t at) {
+    if (at <= 0 || at >= n) return true;
+    const unsigned char *s = (const unsigned char *)text;
+    int64_t p = at - 1;
+    while (p > 0 && (s[p] & 0xC0) == 0x80) p--; /* the code point before */
+    pretok__ch before = pretok__at(s + p), after = pretok__at(s + at);
+    return !(before.cls & ENG_PT_S) || (before.cls & ENG_PT_NL) ||
+           (after.cls & ENG_PT_S);
 }

@@ -6,10 +6,11 @@
  * in one forward pass. Row i's logits predict position L+1+i, so the token
  * there is eng_sample(row i, L+1+i): the very call plain decoding makes
  * after stepping the same prefix, which the batch-invariant kernels
- * (DESIGN.md §2) compute to the same bits. Walking the rows in order, a
- * sample equal to the guess after it confirms that guess (row i+1 was then
- * computed on the true prefix) and the walk goes on; the first sample that
- * differs, or the sample of the last row, is committed and ends the step.
+ * (docs/determinism.md) compute to the same bits. Walking the rows in
+ * order, a sample equal to the guess after it confirms that guess (row i+1
+ * was then computed on the true prefix) and the walk goes on; the first
+ * sample that differs, or the sample of the last row, is committed and ends
+ * the step.
  *
  * Afterwards the cache is cut back to the prompt plus every committed token
  * but the last (whose K/V row 0 of the next step writes), exactly what plain

@@ -17,9 +17,9 @@
 
 #include "gen_internal.h"
 
-static int32_t sim__min(int32_t a, int32_t b) { return a < b ? a : b; }
+static int32_t spec_sim__min(int32_t a, int32_t b) { return a < b ? a : b; }
 
-static int sim__check(const eng_model *m, const int32_t *prompt,
+static int spec_sim__check(const eng_model *m, const int32_t *prompt,
                       int32_t n_prompt, const int32_t *reply, int32_t n_reply,
                       const eng_gen_params *p, sb_err *err) {
     if (!m || !p || n_prompt < 1 || !prompt || n_reply < 1 || !reply)
@@ -43,12 +43,12 @@ static int sim__check(const eng_model *m, const int32_t *prompt,
 
 /* One decode step after r->n_tokens committed tokens of reply (n of which
  * will be produced in all). Returns the rows it scored. */
-static int32_t sim__step(const eng_drafter *d, int32_t max_draft,
+static int32_t spec_sim__step(const eng_drafter *d, int32_t max_draft,
                          int32_t n_max, int32_t n_vocab, const int32_t *reply,
                          int32_t n, eng_gen_result *r) {
     int32_t draft[ENG_MAX_DRAFT];
     int32_t done = r->n_tokens;
-    int32_t limit = sim__min(max_draft, n_max - done - 1);
+    int32_t limit = spec_sim__min(max_draft, n_max - done - 1);
     int32_t k = d && limit > 0
                     ? eng__spec_propose(d, reply, done, limit, n_vocab, draft)
                     : 0;
@@ -57,8 +57,8 @@ static int32_t sim__step(const eng_drafter *d, int32_t max_draft,
         match++;
     /* The confirmed guesses, then the sample after them; a stop (the
      * reply's end) inside the confirmed run cuts the step there. */
-    int32_t committed = sim__min(match + 1, n - done);
-    eng__spec_count(r, k, sim__min(match, committed));
+    int32_t committed = spec_sim__min(match + 1, n - done);
+    eng__spec_count(r, k, spec_sim__min(match, committed));
     r->n_tokens += committed;
     if (d && d->accept) d->accept(d->ctx, reply + done, committed);
     return 1 + k;
@@ -70,13 +70,13 @@ int eng_spec_simulate(const eng_model *m, const int32_t *prompt,
                       int32_t *rows_hist, sb_err *err) {
     memset(r, 0, sizeof *r);
     if (rows_hist) memset(rows_hist, 0, (KRN_MAX_ROWS + 1) * sizeof *rows_hist);
-    if (sim__check(m, prompt, n_prompt, reply, n_reply, p, err)) return -1;
+    if (spec_sim__check(m, prompt, n_prompt, reply, n_reply, p, err)) return -1;
     if (p->n_max < 1) {
         eng_tokens_sha256(NULL, 0, r->sha256);
         r->stop = ENG_STOP_LENGTH;
         return 0;
     }
-    int32_t n = sim__min(n_reply, p->n_max);
+    int32_t n = spec_sim__min(n_reply, p->n_max);
     r->tokens = malloc((size_t)n * sizeof *r->tokens);
     if (!r->tokens)
         return sb_err_set(err, "eng_spec_simulate", "out of memory for %d "
@@ -91,7 +91,7 @@ int eng_spec_simulate(const eng_model *m, const int32_t *prompt,
     r->n_tokens = 1;
     if (d && d->accept) d->accept(d->ctx, reply, 1);
     while (r->n_tokens < n) {
-        int32_t rows = sim__step(d, max_draft, p->n_max, n_vocab, reply, n, r);
+        int32_t rows = spec_sim__step(d, max_draft, p->n_max, n_vocab, reply, n, r);
         if (rows_hist) rows_hist[rows]++;
     }
     r->stop = n < n_reply ? ENG_STOP_LENGTH : ENG_STOP_EOS;

@@ -21,27 +21,27 @@
 
 /* One trie node: the bytes on the path from the root spell a prefix of at
  * least one special token. Children form a singly linked sibling list. */
-typedef struct sp__node {
+typedef struct specials__node {
     int32_t child;   /* first child, or -1 */
     int32_t sibling; /* next child of the same parent, or -1 */
     int32_t id;      /* the token whose text ends here, or -1 */
     uint8_t byte;    /* the byte on the edge into this node */
-} sp__node;
+} specials__node;
 
 struct eng_specials {
-    sp__node *node;     /* n_node nodes; node 0 is the root (unused fields) */
+    specials__node *node;     /* n_node nodes; node 0 is the root (unused fields) */
     int32_t n_node;
     int32_t n_tokens;   /* distinct token texts inserted */
     int32_t first[256]; /* the root's child for each first byte, or -1 */
 };
 
-static bool sp__is_special(uint8_t type) {
-    return type == ENG_TOKEN_CONTROL || type == ENG_TOKEN_USER_DEFINED;
+static bool specials__is_special(uint8_t type) {
+    return type == GGUF_TOKEN_CONTROL || type == GGUF_TOKEN_USER_DEFINED;
 }
 
 /* The child of node `at` along byte b, or -1. The root's children are
  * indexed by `first` so the common first step costs one load. */
-static int32_t sp__child(const struct eng_specials *s, int32_t at, uint8_t b) {
+static int32_t specials__child(const struct eng_specials *s, int32_t at, uint8_t b) {
     if (at == 0) return s->first[b];
     for (int32_t c = s->node[at].child; c >= 0; c = s->node[c].sibling)
         if (s->node[c].byte == b) return c;
@@ -50,9 +50,9 @@ static int32_t sp__child(const struct eng_specials *s, int32_t at, uint8_t b) {
 
 /* Appends a child of `at` along b; the node array has room (sized by the
  * caller from the total special bytes). */
-static int32_t sp__add_child(struct eng_specials *s, int32_t at, uint8_t b) {
+static int32_t specials__add_child(struct eng_specials *s, int32_t at, uint8_t b) {
     int32_t c = s->n_node++;
-    s->node[c] = (sp__node){.child = -1, .sibling = -1, .id = -1, .byte = b};
+    s->node[c] = (specials__node){.child = -1, .sibling = -1, .id = -1, .byte = b};
     if (at == 0) {
         s->first[b] = c;
     } else {
@@ -63,12 +63,12 @@ static int32_t sp__add_child(struct eng_specials *s, int32_t at, uint8_t b) {
 }
 
 /* Inserts token id's text; a text already present keeps its lower id. */
-static void sp__insert(struct eng_specials *s, const char *text, uint64_t len,
+static void specials__insert(struct eng_specials *s, const char *text, uint64_t len,
                        int32_t id) {
     int32_t at = 0;
     for (uint64_t i = 0; i < len; i++) {
-        int32_t c = sp__child(s, at, (uint8_t)text[i]);
-        at = c >= 0 ? c : sp__add_child(s, at, (uint8_t)text[i]);
+        int32_t c = specials__child(s, at, (uint8_t)text[i]);
+        at = c >= 0 ? c : specials__add_child(s, at, (uint8_t)text[i]);
     }
     if (s->node[at].id < 0) {
         s->node[at].id = id;
@@ -79,7 +79,7 @@ static void sp__insert(struct eng_specials *s, const char *text, uint64_t len,
 struct eng_specials *eng__specials_build(const eng_vocab *v, sb_err *err) {
     uint64_t total = 1; /* the root */
     for (int32_t i = 0; i < v->n; i++)
-        if (sp__is_special(v->type[i])) total += v->off[i + 1] - v->off[i];
+        if (specials__is_special(v->type[i])) total += v->off[i + 1] - v->off[i];
     /* a node per byte at most; total is bounded by the file's size, but an
      * int32 trie needs it below 2^31 */
     if (total > INT32_MAX) {
@@ -95,13 +95,13 @@ struct eng_specials *eng__specials_build(const eng_vocab *v, sb_err *err) {
                    "(%llu nodes)", (unsigned long long)total);
         return NULL;
     }
-    s->node[0] = (sp__node){.child = -1, .sibling = -1, .id = -1};
+    s->node[0] = (specials__node){.child = -1, .sibling = -1, .id = -1};
     s->n_node = 1;
     for (int b = 0; b < 256; b++) s->first[b] = -1;
     for (int32_t i = 0; i < v->n; i++) {
         uint64_t len = v->off[i + 1] - v->off[i];
-        if (sp__is_special(v->type[i]) && len > 0)
-            sp__insert(s, v->bytes + v->off[i], len, i);
+        if (specials__is_special(v->type[i]) && len > 0)
+            specials__insert(s, v->bytes + v->off[i], len, i);
     }
     return s;
 }
@@ -118,12 +118,12 @@ int32_t eng__specials_count(const struct eng_specials *s) {
 
 /* The longest token starting at text[0] (n > 0 bytes available): its length,
  * or 0 when none starts there. */
-static int64_t sp__longest(const struct eng_specials *s, const char *text,
+static int64_t specials__longest(const struct eng_specials *s, const char *text,
                            int64_t n, int32_t *id) {
     int64_t best = 0;
     int32_t at = 0;
     for (int64_t j = 0; j < n; j++) {
-        at = sp__child(s, at, (uint8_t)text[j]);
+        at = specials__child(s, at, (uint8_t)text[j]);
         if (at < 0) break;
         if (s->node[at].id >= 0) {
             best = j + 1;
@@ -138,7 +138,7 @@ int64_t eng__specials_next(const struct eng_specials *s, const char *text,
     for (int64_t p = from; p < n; p++) {
         if (s->first[(uint8_t)text[p]] < 0) continue;
         int32_t got = -1;
-        int64_t l = sp__longest(s, text + p, n - p, &got);
+        int64_t l = specials__longest(s, text + p, n - p, &got);
         if (l > 0) {
             *len = l;
             *id = got;
@@ -152,6 +152,6 @@ int32_t eng__specials_find(const struct eng_specials *s, const char *text,
                            int64_t len) {
     int32_t at = 0;
     for (int64_t j = 0; j < len && at >= 0; j++)
-        at = sp__child(s, at, (uint8_t)text[j]);
+        at = specials__child(s, at, (uint8_t)text[j]);
     return len > 0 && at > 0 ? s->node[at].id : -1;
 }

@@ -1,68 +1,19 @@
 /*
  * tokenizer.c — the vocabulary as raw bytes, and the encoder's driver:
  * repair the text's UTF-8, split off special tokens, then per segment NFC,
- * pre-token pieces and BPE (tokenizer_internal.h has the stages).
- *
- * GPT-2's byte-to-unicode form: byte-level BPE vocabularies never store raw
- * bytes; each byte is written as one Unicode code point. The 188 printable
- * bytes 33..126, 161..172 and 174..255 stand for themselves; the other 68
- * (0..32, 127..160, 173) take the code points 256, 257, ... in byte order.
- * So every code point of a normal token string is below 324, and the string
- * is UTF-8 of 1- and 2-byte sequences only.
+ * pre-token pieces and BPE (tokenizer_internal.h has the stages). Token
+ * strings are decoded from GPT-2's byte-to-unicode form (gguf_vocab.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tokenizer_internal.h"
 
-enum { TOK_N_CPS = 324 }; /* code points the map uses: 0..323 */
-
-static bool tok__printable(unsigned b) {
-    return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174;
-}
-
-uint32_t eng__gpt2_byte_to_cp(uint8_t b) {
-    if (tok__printable(b)) return b;
-    if (b <= 32) return 256u + b;          /* 33 bytes: 256..288 */
-    if (b <= 160) return 289u + (b - 127); /* 34 bytes: 289..322 */
-    return 323;                            /* b == 173 */
-}
-
-int eng__gpt2_cp_to_byte(uint32_t cp) {
-    if (cp < 256) return tok__printable(cp) ? (int)cp : -1;
-    if (cp <= 288) return (int)(cp - 256);
-    if (cp <= 322) return (int)(cp - 289 + 127);
-    if (cp == 323) return 173;
-    return -1;
-}
-
-int64_t eng__gpt2_decode(gguf_str s, char *out) {
-    const unsigned char *p = (const unsigned char *)s.ptr;
-    int64_t n = 0;
-    for (uint64_t i = 0; i < s.len;) {
-        uint32_t cp;
-        if (p[i] < 0x80) {
-            cp = p[i];
-            i += 1;
-        } else if (p[i] >= 0xC2 && p[i] <= 0xDF && i + 1 < s.len &&
-                   (p[i + 1] & 0xC0) == 0x80) {
-            cp = ((uint32_t)(p[i] & 0x1F) << 6) | (p[i + 1] & 0x3F);
-            i += 2;
-        } else {
-            return -1; /* 3- and 4-byte sequences are all >= U+0800 */
-        }
-        int b = eng__gpt2_cp_to_byte(cp);
-        if (b < 0) return -1;
-        out[n++] = (char)b;
-    }
-    return n;
-}
-
 /* Checks the optional token_type array and copies it into v->type (all
  * NORMAL when the key is absent). */
 static int tok__load_types(eng_vocab *v, const gguf_file *f, sb_err *err) {
     static const char key[] = "tokenizer.ggml.token_type";
-    memset(v->type, ENG_TOKEN_NORMAL, (size_t)v->n);
+    memset(v->type, GGUF_TOKEN_NORMAL, (size_t)v->n);
     int64_t kv = gguf_find_key(f, key);
     if (kv < 0) return 0;
     gguf_vtype et;
@@ -81,7 +32,7 @@ static int tok__load_types(eng_vocab *v, const gguf_file *f, sb_err *err) {
         const unsigned char *e = raw + 4 * (size_t)i;
         uint32_t u = (uint32_t)e[0] | (uint32_t)e[1] << 8 |
                      (uint32_t)e[2] << 16 | (uint32_t)e[3] << 24;
-        if (u < ENG_TOKEN_NORMAL || u > ENG_TOKEN_BYTE)
+        if (u < GGUF_TOKEN_NORMAL || u > GGUF_TOKEN_BYTE)
             return sb_err_set(err, __func__, "'%s'[%d] is %d, expected a token "
                               "type 1..6", key, (int)i, (int)(int32_t)u);
         v->type[i] = (uint8_t)u;
@@ -114,10 +65,10 @@ static int tok__load_strings(eng_vocab *v, const gguf_file *f, int64_t kv,
     for (int32_t i = 0; i < v->n; i++) {
         gguf_str s = gguf_arr_str(f, kv, (uint64_t)i);
         char *dst = v->bytes + at;
-        bool literal = v->type[i] == ENG_TOKEN_CONTROL ||
-                       v->type[i] == ENG_TOKEN_USER_DEFINED;
-        int64_t n = literal ? -1 : eng__gpt2_decode(s, dst);
-        if (n < 0 && v->type[i] == ENG_TOKEN_NORMAL)
+        bool literal = v->type[i] == GGUF_TOKEN_CONTROL ||
+                       v->type[i] == GGUF_TOKEN_USER_DEFINED;
+        int64_t n = literal ? -1 : gguf_gpt2_decode(s, dst);
+        if (n < 0 && v->type[i] == GGUF_TOKEN_NORMAL)
             return sb_err_set(err, __func__, "token %d ('%.*s') is not in GPT-2 "
                               "byte-to-unicode form", (int)i,
                               (int)(s.len < 40 ? s.len : 40), s.ptr);
@@ -136,8 +87,8 @@ static int tok__load_strings(eng_vocab *v, const gguf_file *f, int64_t kv,
 static int tok__byte_table(eng_vocab *v, sb_err *err) {
     for (int b = 0; b < 256; b++) v->byte_id[b] = -1;
     for (int32_t i = 0; i < v->n; i++) {
-        if (v->type[i] == ENG_TOKEN_CONTROL ||
-            v->type[i] == ENG_TOKEN_USER_DEFINED || v->off[i + 1] - v->off[i] != 1)
+        if (v->type[i] == GGUF_TOKEN_CONTROL ||
+            v->type[i] == GGUF_TOKEN_USER_DEFINED || v->off[i + 1] - v->off[i] != 1)
             continue;
         unsigned char b = (unsigned char)v->bytes[v->off[i]];
         if (v->byte_id[b] < 0) v->byte_id[b] = i;
@@ -257,7 +208,32 @@ typedef struct tok__job {
     int32_t *piece;     /* one piece's ids; piece_cap entries; owned */
     int64_t piece_cap;
     eng_bpe_work work;  /* owned */
+    /* eng_tokenize_cuts: n_cuts byte offsets (borrowed) and their answers,
+     * TOK_UNDECIDED until the encoder passes the offset. */
+    const int64_t *cuts;
+    int64_t *cut_at;
+    int n_cuts;
 } tok__job;
+
+enum { TOK_UNDECIDED = -2 };
+
+/* The encoder is at byte `pos` of the text, where nothing it has emitted
+ * spans `pos`: answers every undecided cut there with the ids so far, or
+ * -1 when the split there is not clean. */
+static void tok__cut(tok__job *j, int64_t pos, bool clean) {
+    for (int k = 0; k < j->n_cuts; k++)
+        if (j->cuts[k] == pos && j->cut_at[k] == TOK_UNDECIDED)
+            j->cut_at[k] = clean ? j->n : -1;
+}
+
+/* Answers -1 for every undecided cut in [from, to]: Unicode normalisation
+ * moved the bytes of that stretch. */
+static void tok__cut_none(tok__job *j, int64_t from, int64_t to) {
+    for (int k = 0; k < j->n_cuts; k++)
+        if (j->cuts[k] >= from && j->cuts[k] <= to &&
+            j->cut_at[k] == TOK_UNDECIDED)
+            j->cut_at[k] = -1;
+}
 
 static void tok__emit(tok__job *j, const int32_t *ids, int64_t k) {
     for (int64_t i = 0; i < k; i++, j->n++)
@@ -280,18 +256,25 @@ static int tok__piece(tok__job *j, const char *p, int64_t len) {
 }
 
 /* Encodes well-formed UTF-8 that holds no special token (or in which they
- * are not to be matched): NFC, then piece by piece. */
-static int tok__segment(tok__job *j, const char *text, int64_t n) {
+ * are not to be matched), which starts at byte `base` of the whole text:
+ * NFC, then piece by piece. A segment ends at a special token or at the end
+ * of the text, so its own start and end are clean cuts. */
+static int tok__segment(tok__job *j, const char *text, int64_t n,
+                        int64_t base) {
     char *norm = NULL;
     int64_t len = n;
     if (eng__nfc(text, n, &norm, &len)) return -1;
+    if (norm) tok__cut_none(j, base, base + n);
     const char *t = norm ? norm : text;
     int rc = 0;
     for (int64_t at = 0; at < len && rc == 0;) {
+        if (j->n_cuts && !norm)
+            tok__cut(j, base + at, eng__pretok_ends_alike(t, len, at));
         int64_t end = eng__pretok_next(t, len, at);
         rc = tok__piece(j, t + at, end - at);
         at = end;
     }
+    if (!norm) tok__cut(j, base + len, true);
     free(norm);
     return rc;
 }
@@ -305,29 +288,46 @@ static int tok__text(tok__job *j, const char *t, int64_t len, bool specials) {
         int64_t p = specials ? eng__specials_next(j->v->specials, t, len, at,
                                                   &slen, &sid)
                              : len;
-        if (p > at && tok__segment(j, t + at, p - at)) return -1;
+        if (p > at && tok__segment(j, t + at, p - at, at)) return -1;
         if (p == len) break;
+        tok__cut(j, p, true);
         tok__emit(j, &sid, 1);
         at = p + slen;
+        tok__cut(j, at, true);
     }
     return 0;
 }
 
-int64_t eng_tokenize_ex(const eng_model *m, const char *text, int64_t n,
-                        int32_t *ids, int64_t cap, unsigned flags) {
+int64_t eng_tokenize_cuts(const eng_model *m, const char *text, int64_t n,
+                          int32_t *ids, int64_t cap, unsigned flags,
+                          const int64_t *cuts, int n_cuts, int64_t *cut_at) {
     if (!m || n < 0 || (n > 0 && !text) || cap < 0 || (cap > 0 && !ids) ||
-        (flags & ~(unsigned)ENG_TOK_SPECIAL))
+        (flags & ~(unsigned)ENG_TOK_SPECIAL) || n_cuts < 0 ||
+        (n_cuts > 0 && (!cuts || !cut_at)))
         return -1;
     char *fixed = NULL;
     int64_t len = n;
     if (eng__utf8_repair(text, n, &fixed, &len)) return -1;
-    tok__job j = {.v = &m->vocab, .ids = ids, .cap = cap};
+    /* A repaired text's bytes are not the caller's: no cut maps. */
+    tok__job j = {.v = &m->vocab, .ids = ids, .cap = cap, .cuts = cuts,
+                  .cut_at = cut_at, .n_cuts = fixed ? 0 : n_cuts};
+    for (int k = 0; k < n_cuts; k++) cut_at[k] = fixed ? -1 : TOK_UNDECIDED;
+    tok__cut(&j, 0, true); /* also covers the empty text */
     int rc = tok__text(&j, fixed ? fixed : text, len,
                        (flags & ENG_TOK_SPECIAL) != 0);
+    /* Offsets never passed lie inside a piece or special token, or
+     * outside 0..n. */
+    for (int k = 0; k < n_cuts; k++)
+        if (cut_at[k] == TOK_UNDECIDED) cut_at[k] = -1;
     free(fixed);
     free(j.piece);
     eng__bpe_work_free(&j.work);
     return rc ? -1 : j.n;
+}
+
+int64_t eng_tokenize_ex(const eng_model *m, const char *text, int64_t n,
+                        int32_t *ids, int64_t cap, unsigned flags) {
+    return eng_tokenize_cuts(m, text, n, ids, cap, flags, NULL, 0, NULL);
 }
 
 int64_t eng_tokenize(const eng_model *m, const char *text, int64_t n,

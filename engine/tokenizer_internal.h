@@ -19,13 +19,6 @@
 
 #include "model_internal.h"
 
-/* ==== tokenizer.c ========================================================== */
-
-/* Decodes one token string from GPT-2 byte-to-unicode form into out (room
- * for s.len bytes: decoding never lengthens). Returns the byte count, or -1
- * when the string is not UTF-8 of mapped code points. */
-int64_t eng__gpt2_decode(gguf_str s, char *out);
-
 /* ==== specials.c: special and added tokens ================================ */
 
 /* A trie over the literal text of every CONTROL and USER_DEFINED token
@@ -78,6 +71,17 @@ unsigned eng__pretok_class(uint32_t cp);
  * matches of the qwen2 pattern as the reference (JavaScript, flags "gu")
  * runs it; see pretok.c. Always returns a value in at+1..n. */
 int64_t eng__pretok_next(const char *text, int64_t n, int64_t at);
+
+/* Whether the pieces of text[0..at) alone are the pieces the whole
+ * text[0..n) has before byte `at`, given that a piece of the whole starts
+ * at `at` (0 <= at <= n). The pattern never looks behind, and its one
+ * lookahead, the (?!\S) of \s+(?!\S), can look past `at` only from a
+ * whitespace run that reaches `at`: true when no such run exists (the code
+ * point before `at` is not whitespace), when the run holds a CR or LF
+ * (\s*[\r\n]+ takes it first), or when text[at] is whitespace (the
+ * lookahead then sees what it sees at the end of the text). Conservative:
+ * false may be said of a split that would in fact hold. */
+bool eng__pretok_ends_alike(const char *text, int64_t n, int64_t at);
 
 /* ==== bpe.c: merges and the encoder ======================================= */
 

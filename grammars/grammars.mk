@@ -49,7 +49,8 @@ GRAMMARS_VERIFIED := $(BUILD)/grammars/verified
 # own flags, no warnings, no sanitizers (make asan instruments our code).
 GRAMMAR_CFLAGS ?= -std=c11 -O2 -w -D_DEFAULT_SOURCE
 
-$(GRAMMARS_STAMP): grammars/package-lock.json grammars/package.json grammars/.npmrc
+$(GRAMMARS_STAMP): grammars/package-lock.json grammars/package.json grammars/.npmrc \
+    | $(DEPS_BUILD)
 	@command -v npm >/dev/null || { \
 	    echo "grammars: npm is required to fetch the tree-sitter grammars" \
 	         "(apt-get install nodejs npm)" >&2; exit 1; }

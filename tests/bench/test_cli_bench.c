@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../bench/bench.h"
+#include "../../bench/lib/bench.h"
 #include "../support/run_sb.h"
 #include "../support/tiny_model.h"
 
@@ -60,7 +60,7 @@ static void test_smoke_identical(void **state) {
     write_prose();
     char args[512];
     snprintf(args, sizeof args, "-m '%s' --only %s --max-tokens 16",
-             test_tiny_model_path(ENG_RECIPE_Q4_K_M), TASKS);
+             test_tiny_model_path(MK_RECIPE_Q4_K_M), TASKS);
     int rc = sb_bench(args);
     if (rc) fail_msg("sb bench exited %d: %s", rc, test_sb_read("err", NULL));
     json_t *j = load_report();

@@ -1,4 +1,4 @@
-/* bench/report.c: totals are sums over the tasks that ran (skipped ones
+/* bench/lib/report.c: totals are sums over the tasks that ran (skipped ones
  * count apart), rates are summed tokens over summed time, and the JSON
  * holds every task. Inputs are made up here; expected values are worked
  * out by hand from them. */
@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "../../bench/bench.h"
+#include "../../bench/lib/bench.h"
 
 static bench_task tasks[3] = {
     {.name = "a", .language = "C", .kind = "rename"},

@@ -1,4 +1,4 @@
-/* bench/results_md.c: the sb bench section of RESULTS.md replaces only what
+/* bench/lib/results_md.c: the sb bench section of RESULTS.md replaces only what
  * lies between its own markers, per device, and refuses unbalanced ones. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bench/bench.h"
+#include "../../bench/lib/bench.h"
 
 /* A section for device as bench_results_section's callers pass it. */
 static char *section(const char *device, const char *body) {

@@ -1,4 +1,4 @@
-/* bench/saved.c: a run's JSON (bench_json), written out as text and read
+/* bench/lib/saved.c: a run's JSON (bench_json), written out as text and read
  * back (bench_saved_load), draws the same table and the same RESULTS.md
  * section as the run itself; a malformed document is refused with an
  * error naming the field, one fixture per failure mode, each made here by
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bench/bench.h"
+#include "../../bench/lib/bench.h"
 
 static bench_task tasks[3] = {
     {.name = "01-c-rename", .language = "C", .kind = "rename",

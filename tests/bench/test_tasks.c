@@ -1,4 +1,4 @@
-/* bench/tasks.c: task folders are loaded whole and in order, --only picks
+/* bench/lib/tasks.c: task folders are loaded whole and in order, --only picks
  * and orders them, and each kind of broken folder is refused with an error
  * naming it. The fixtures are written here, one per failure mode. */
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../bench/bench.h"
+#include "../../bench/lib/bench.h"
 
 static char root[64]; /* this run's scratch directory */
 

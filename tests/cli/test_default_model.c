@@ -52,7 +52,7 @@ static char *same_without_m(const char *model, const char *cmd,
 
 static void test_commands_without_m(void **state) {
     (void)state;
-    const char *model = test_tiny_model_path(ENG_RECIPE_F32);
+    const char *model = test_tiny_model_path(MK_RECIPE_F32);
     char rest[512];
     test_write_file(test_sb_path(0, "text"), FILE_C, strlen(FILE_C));
     test_write_file(test_sb_path(1, "ids"), "100 101 102\n", 12);
@@ -82,7 +82,7 @@ static void test_commands_without_m(void **state) {
 /* sb logits without -m: the same rows, and the JSON names the file used. */
 static void test_logits_without_m(void **state) {
     (void)state;
-    const char *model = test_tiny_model_path(ENG_RECIPE_F32);
+    const char *model = test_tiny_model_path(MK_RECIPE_F32);
     assert_int_equal(test_sb("logits -m '%s' -p 'int' -n 2 --out '%s'", model,
                              test_sb_path(0, "with")), 0);
     setenv("SB_MODEL", model, 1);

@@ -75,8 +75,8 @@ static int32_t tokenize(const eng_model *m, const char *text, int32_t *ids, int3
  * one per greedy step (and, with prompt_logits, every prompt position, here
  * computed with another chunking than sb's). */
 static void check_round_trip(bool prompt_logits) {
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_F32);
-    const char *model = test_tiny_model_path(ENG_RECIPE_F32);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_F32);
+    const char *model = test_tiny_model_path(MK_RECIPE_F32);
     const int32_t steps = 5;
     assert_int_equal(test_sb("logits -m %s -p '%s' -n %d --threads 2 %s --out %s", model,
                              PROMPT, steps, prompt_logits ? "--prompt-logits --chunk 5" : "",
@@ -145,7 +145,7 @@ static void test_dump_round_trips(void **state) {
 /* The same command twice gives the same bytes, whatever the thread count. */
 static void test_two_runs_identical(void **state) {
     (void)state;
-    const char *model = test_tiny_model_path(ENG_RECIPE_Q8_0);
+    const char *model = test_tiny_model_path(MK_RECIPE_Q8_0);
     size_t bin_len, json_len, len;
     assert_int_equal(test_sb("logits -m %s -p '%s' -n 4 --threads 1 --out %s", model,
                              PROMPT, test_sb_path(0, "twice")), 0);
@@ -170,7 +170,7 @@ static void test_two_runs_identical(void **state) {
 /* --ids-in with the ids -p produced gives the same rows and ids. */
 static void test_ids_in_matches_prompt(void **state) {
     (void)state;
-    const char *model = test_tiny_model_path(ENG_RECIPE_F32);
+    const char *model = test_tiny_model_path(MK_RECIPE_F32);
     assert_int_equal(test_sb("logits -m %s -p '%s' -n 3 --out %s", model, PROMPT,
                              test_sb_path(0, "by_text")), 0);
     json_t *a = load_json(test_sb_path(0, "by_text.json"));
@@ -195,7 +195,7 @@ static void test_ids_in_matches_prompt(void **state) {
 /* Bad input: one clear line, exit 1 (2 for usage), and no output files. */
 static void test_bad_input_leaves_nothing(void **state) {
     (void)state;
-    const char *model = test_tiny_model_path(ENG_RECIPE_F32);
+    const char *model = test_tiny_model_path(MK_RECIPE_F32);
     static const struct {
         const char *ids, *want;
     } cases[] = {
@@ -256,7 +256,7 @@ static void collect_scaled(double *v, int *n, int cap) {
 
 /* Bounds from tests/engine/test_reference.c: the median and the worst of
  * largest |engine - reference| / largest |reference| per position. */
-static void check_reference(eng_recipe recipe, const char *ref, double median,
+static void check_reference(mk_recipe recipe, const char *ref, double median,
                             double worst) {
     const char *model = test_tiny_model_path(recipe);
     test_ref_file *r = test_ref_load(ref);
@@ -282,10 +282,10 @@ static void check_reference(eng_recipe recipe, const char *ref, double median,
 
 static void test_compare_matches_reference(void **state) {
     (void)state;
-    check_reference(ENG_RECIPE_F32, "tests/data/ref_tiny_f32.emulated.bin", 1e-5, 1e-4);
-    check_reference(ENG_RECIPE_F32, "tests/data/ref_tiny_f32.exact.bin", 2e-3, 2e-3);
-    check_reference(ENG_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.emulated.bin", 1e-5, 2e-2);
-    check_reference(ENG_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.exact.bin", 3e-2, 3e-2);
+    check_reference(MK_RECIPE_F32, "tests/data/ref_tiny_f32.emulated.bin", 1e-5, 1e-4);
+    check_reference(MK_RECIPE_F32, "tests/data/ref_tiny_f32.exact.bin", 2e-3, 2e-3);
+    check_reference(MK_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.emulated.bin", 1e-5, 2e-2);
+    check_reference(MK_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.exact.bin", 3e-2, 3e-2);
 }
 
 typedef enum tamper_kind {
@@ -319,7 +319,7 @@ static void test_compare_fails_on_tampered(void **state) {
     (void)state;
     const char *ref = "tests/data/ref_tiny_f32.exact.bin";
     test_ref_file *r = test_ref_load(ref);
-    const char *model = test_tiny_model_path(ENG_RECIPE_F32);
+    const char *model = test_tiny_model_path(MK_RECIPE_F32);
     int32_t n_vocab = 512;
     dump_ref_prompt(model, r, 1, "tamper");
     const char *cmp = "compare %s %s --ref-prompt 1 --max-scaled 2e-3";
@@ -404,7 +404,7 @@ static void test_compare_refuses_bad_input(void **state) {
     rows[3] = 1;
     rows[11] = 1;
     write_dump(test_sb_path(0, "v8"), rows, 3, 8, "v8.bin");
-    const char *model = test_tiny_model_path(ENG_RECIPE_F32);
+    const char *model = test_tiny_model_path(MK_RECIPE_F32);
     /* no ids file yet */
     assert_int_equal(test_sb("logits -m %s --ids-in %s --out %s", model,
                              test_sb_path(1, "ids1.json"), test_sb_path(0, "v512")), 1);
@@ -463,8 +463,8 @@ static void parse_id_lines(const char *text, json_t **prompt, json_t **generated
 /* The ids generate prints are the engine's, and hash to the sha256 it reports. */
 static void test_generate_ids(void **state) {
     (void)state;
-    const char *model = test_tiny_model_path(ENG_RECIPE_Q8_0);
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    const char *model = test_tiny_model_path(MK_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     int32_t ids[256], n = tokenize(m, PROMPT, ids, 256);
     sb_err err = {0};
     eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 1}, &err);

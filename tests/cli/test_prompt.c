@@ -2,7 +2,7 @@
  * sb prompt through the built binary ("$SB_BUILD/sb"): its lines are the
  * engine's and the edit library's ids, called in-process, so a model
  * trained on them sees exactly what sb edit shows it and is asked to write
- * (eng_edit_prompt_tokens, edit_reply_ids); an edited file that would close
+ * (edit_prompt_tokens, edit_reply_ids); an edited file that would close
  * the fence early is refused.
  */
 #include <stdarg.h>
@@ -32,7 +32,7 @@ static char *ids_line(const int32_t *ids, int64_t n) {
 
 static void test_prompt_lines_are_the_libraries(void **state) {
     (void)state;
-    const char *model = test_tiny_model_path(ENG_RECIPE_Q8_0);
+    const char *model = test_tiny_model_path(MK_RECIPE_Q8_0);
     test_write_file(test_sb_path(0, "add.c"), FILE_C, strlen(FILE_C));
     test_write_file(test_sb_path(1, "sum.c"), EDITED, strlen(EDITED));
     assert_int_equal(test_sb("prompt -m '%s' -i 'rename add to sum' -f '%s' "
@@ -40,13 +40,14 @@ static void test_prompt_lines_are_the_libraries(void **state) {
                              test_sb_path(1, "sum.c")), 0);
     char *out = test_sb_read("out", NULL);
 
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     sb_err err = {0};
-    eng_edit_request r = {"rename add to sum", 17, FILE_C,
-                          (int64_t)strlen(FILE_C), edit_language(NULL, "add.c")};
+    edit_request r = {.file = FILE_C, .file_len = (int64_t)strlen(FILE_C),
+                      .instruction = "rename add to sum", .instruction_len = 17,
+                      .path = "add.c"};
     int32_t *prompt = NULL, *reply = NULL, n_reply = 0;
     int64_t n_prompt = 0;
-    if (eng_edit_prompt_tokens(m, &r, &prompt, &n_prompt, &err) ||
+    if (edit_prompt_tokens(m, &r, &prompt, &n_prompt, &err) ||
         edit_reply_ids(m, FILE_C, (int64_t)strlen(FILE_C), EDITED,
                        (int64_t)strlen(EDITED), &reply, &n_reply, &err))
         fail_msg("%s", err.msg);
@@ -67,7 +68,7 @@ static void test_prompt_lines_are_the_libraries(void **state) {
  * could never be written, so there is no answer to train on. */
 static void test_prompt_refuses_early_fence(void **state) {
     (void)state;
-    const char *model = test_tiny_model_path(ENG_RECIPE_Q8_0);
+    const char *model = test_tiny_model_path(MK_RECIPE_Q8_0);
     const char *bad = "int x;\n```\n";
     test_write_file(test_sb_path(0, "add.c"), FILE_C, strlen(FILE_C));
     test_write_file(test_sb_path(1, "bad.c"), bad, strlen(bad));

@@ -367,19 +367,23 @@ static void test_fallback_is_plain_copying(void **state) {
  * with the syntax drafter gives exactly the tokens of plain decoding. */
 static void test_create_text_and_exactness(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     const char *file = "int add(int a, int b) {\n    return a + b;\n}\n"
                        "int sub(int a, int b) {\n    return a - b;\n}\n";
     sb_err err = {0};
-    drf_copy *c = drf_copy_create_text(m, file, (int64_t)strlen(file),
+    int64_t len = (int64_t)strlen(file);
+    int32_t ids[256];
+    int64_t n_ids = eng_tokenize_ex(m, file, len, ids, 256, 0);
+    assert_true(n_ids > 0 && n_ids <= 256);
+    drf_copy *c = drf_copy_create_text(m, file, len, ids, (int32_t)n_ids,
                                        drf_language_for_path("x.c"), NULL, &err);
     if (!c) fail_msg("drf_copy_create_text: %s", err.msg);
     assert_string_equal(drf_copy_language(c), "c");
-    drf_copy *plain = drf_copy_create_text(m, file, (int64_t)strlen(file),
+    drf_copy *plain = drf_copy_create_text(m, file, len, ids, (int32_t)n_ids,
                                            "cobol", NULL, &err);
     assert_non_null(plain);
     assert_null(drf_copy_language(plain));
-    assert_null(drf_copy_create_text(NULL, file, 3, "c", NULL, &err));
+    assert_null(drf_copy_create_text(NULL, file, 3, ids, 1, "c", NULL, &err));
     eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 1}, &err);
     assert_non_null(s);
     int32_t prompt[256];

@@ -31,7 +31,7 @@ static void summary_value(const char *key, char *out, size_t cap) {
 
 static void test_cli_edit(void **state) {
     (void)state;
-    const char *model = test_tiny_model_path(ENG_RECIPE_F32);
+    const char *model = test_tiny_model_path(MK_RECIPE_F32);
     const char *file = test_sb_path(0, "add.c");
     test_write_file(file, FILE_C, strlen(FILE_C));
     char sha_on[80], sha_off[80];

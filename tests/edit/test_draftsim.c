@@ -110,7 +110,7 @@ static void check_sim_matches(const eng_model *m, eng_session *s,
 
 static void test_sim_matches_engine(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_F32);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_F32);
     sb_err err = {0};
     eng_session *s = eng_session_create(
         m, &(eng_options){.n_threads = 2, .n_ctx = 512}, &err);
@@ -128,7 +128,7 @@ static void test_sim_matches_engine(void **state) {
 
 static void test_sim_bad_input(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_F32);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_F32);
     int32_t prompt[2] = {1, 2}, reply[2] = {3, 1 << 30};
     eng_gen_params p = eng_gen_defaults();
     eng_gen_result r;

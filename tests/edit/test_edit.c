@@ -177,7 +177,7 @@ static void run(eng_session *s, edit_drafter_kind kind, int32_t max_draft,
  * (and so the same reply). Progress is reported once per step. */
 static void test_model_bad_answer_exact(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_F32);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_F32);
     eng_session *s = session(m);
     edit_result off, on[3];
     progress_log log_off = {.ok = true};
@@ -222,7 +222,7 @@ static void test_model_bad_answer_exact(void **state) {
 /* Cancelling from the progress callback stops the run early, distinctly. */
 static void test_model_cancel(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_F32);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_F32);
     eng_session *s = session(m);
     for (int kind = EDIT_DRAFTER_COPY; kind <= EDIT_DRAFTER_NONE; kind++) {
         progress_log log = {.ok = true, .cancel_at = 3};
@@ -244,7 +244,7 @@ static void test_model_cancel(void **state) {
 
 static void test_bad_requests(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_F32);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_F32);
     eng_session *s = session(m);
     edit_result res;
     sb_err err = {0};

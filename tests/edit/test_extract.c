@@ -155,12 +155,12 @@ static void test_prompt_round_trip(void **state) {
     for (int i = 0; i < N_FILES; i++) {
         const char *f = FILES[i].file;
         int64_t len = (int64_t)strlen(f);
-        eng_edit_request rq = {.instruction = "keep it", .instruction_len = 7,
-                               .file = f, .file_len = len, .language = "c"};
+        edit_request rq = {.instruction = "keep it", .instruction_len = 7,
+                           .file = f, .file_len = len, .language = "c"};
         char *prompt = NULL, *answer = NULL;
-        int64_t plen = 0, alen = 0, fence = eng_edit_fence_len(f, len);
+        int64_t plen = 0, alen = 0, fence = edit_fence_len(f, len);
         sb_err err = {0};
-        assert_int_equal(eng_edit_prompt(&rq, &prompt, &plen, &err), 0);
+        assert_int_equal(edit_prompt_text(&rq, &prompt, &plen, &err), 0);
         bool added = edit_adds_newline(f, len);
         assert_int_equal(edit_answer_text(f, len, fence, added, &answer,
                                           &alen, &err), 0);

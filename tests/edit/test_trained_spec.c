@@ -34,7 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../bench/bench.h"
+#include "../../bench/lib/bench.h"
 #include "../../edit/edit.h"
 #include "../../engine/engine.h"
 
@@ -107,7 +107,7 @@ static void run_edit(eng_session *s, const bench_task *t,
         fail_msg("%s, max_draft %d: %s", t->name, (int)max_draft, err.msg);
 }
 
-/* What DESIGN.md §2 promises: speculation changes nothing but speed. */
+/* What docs/determinism.md promises: speculation changes nothing but speed. */
 static void assert_same_edit(const edit_result *ref, const edit_result *got) {
     assert_int_equal(got->gen.n_tokens, ref->gen.n_tokens);
     assert_memory_equal(got->gen.tokens, ref->gen.tokens,

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../../engine/engine.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../support/tiny_model.h"
 #include "../../engine/tokenizer_internal.h"
 
@@ -28,15 +28,15 @@ static char path[128];
 enum { HE = 300, LL, HELL, HELLO, G_W, OR, G_WOR, LD, G_WORLD, AB, BC,
        TAG, TAGX, LBRK2, LBRKX };
 static const struct { int id; const char *text; int32_t type; } toks[] = {
-    {HE, "he", ENG_TOKEN_NORMAL},         {LL, "ll", ENG_TOKEN_NORMAL},
-    {HELL, "hell", ENG_TOKEN_NORMAL},     {HELLO, "hello", ENG_TOKEN_NORMAL},
-    {G_W, "\xc4\xa0w", ENG_TOKEN_NORMAL}, {OR, "or", ENG_TOKEN_NORMAL},
-    {G_WOR, "\xc4\xa0wor", ENG_TOKEN_NORMAL}, {LD, "ld", ENG_TOKEN_NORMAL},
-    {G_WORLD, "\xc4\xa0world", ENG_TOKEN_NORMAL},
-    {AB, "ab", ENG_TOKEN_NORMAL},         {BC, "bc", ENG_TOKEN_NORMAL},
-    {TAG, "<tag>", ENG_TOKEN_USER_DEFINED},
-    {TAGX, "<tag>x", ENG_TOKEN_USER_DEFINED},
-    {LBRK2, "[[", ENG_TOKEN_CONTROL},     {LBRKX, "[x", ENG_TOKEN_CONTROL},
+    {HE, "he", GGUF_TOKEN_NORMAL},         {LL, "ll", GGUF_TOKEN_NORMAL},
+    {HELL, "hell", GGUF_TOKEN_NORMAL},     {HELLO, "hello", GGUF_TOKEN_NORMAL},
+    {G_W, "\xc4\xa0w", GGUF_TOKEN_NORMAL}, {OR, "or", GGUF_TOKEN_NORMAL},
+    {G_WOR, "\xc4\xa0wor", GGUF_TOKEN_NORMAL}, {LD, "ld", GGUF_TOKEN_NORMAL},
+    {G_WORLD, "\xc4\xa0world", GGUF_TOKEN_NORMAL},
+    {AB, "ab", GGUF_TOKEN_NORMAL},         {BC, "bc", GGUF_TOKEN_NORMAL},
+    {TAG, "<tag>", GGUF_TOKEN_USER_DEFINED},
+    {TAGX, "<tag>x", GGUF_TOKEN_USER_DEFINED},
+    {LBRK2, "[[", GGUF_TOKEN_CONTROL},     {LBRKX, "[x", GGUF_TOKEN_CONTROL},
 };
 /* Rank = position. "b c" outranks "a b". */
 static const char *const merges[] = {
@@ -48,7 +48,7 @@ enum { N_TOKS = sizeof toks / sizeof toks[0],
 
 static eng_model *model; /* the good model, loaded once */
 
-static void set_merges(eng_mk_job *job, const char *const *m, int64_t n) {
+static void set_merges(mk_job *job, const char *const *m, int64_t n) {
     for (int64_t i = 0; i < job->vocab.n_merges; i++) free(job->vocab.merges[i]);
     free(job->vocab.merges);
     job->vocab.merges = calloc((size_t)n + 1, sizeof *job->vocab.merges);
@@ -61,7 +61,7 @@ static void set_merges(eng_mk_job *job, const char *const *m, int64_t n) {
 }
 
 /* The good vocabulary: toks and merges on top of the built-in one. */
-static void job_good(eng_mk_job *job) {
+static void job_good(mk_job *job) {
     test_job_init(job);
     for (int i = 0; i < N_TOKS; i++)
         test_job_set_token(job, toks[i].id, toks[i].text, toks[i].type);
@@ -74,7 +74,7 @@ static int setup(void **state) {
     snprintf(dir, sizeof dir, "/tmp/sb-bpe-XXXXXX");
     if (!mkdtemp(dir)) return -1;
     snprintf(path, sizeof path, "%s/v.gguf", dir);
-    eng_mk_job job;
+    mk_job job;
     job_good(&job);
     model = test_job_write_and_load(&job, path, NULL);
     return 0;
@@ -244,7 +244,7 @@ static void test_encode_edges(void **state) {
 /* ---- merges that cannot load ---- */
 
 static void expect_merge_error(const char *const *m, int64_t n, const char *want) {
-    eng_mk_job job;
+    mk_job job;
     job_good(&job);
     set_merges(&job, m, n);
     test_job_write_and_load(&job, path, want);
@@ -288,11 +288,11 @@ static void patch_file(const char *key, long skip, const void *old,
 }
 
 static void write_builtin(void) {
-    eng_mk_job job;
+    mk_job job;
     test_job_init(&job);
     sb_err err = {0};
-    if (eng_mk_job_write(&job, path, &err)) fail_msg("write: %s", err.msg);
-    eng_mk_job_free(&job);
+    if (mk_job_write(&job, path, &err)) fail_msg("write: %s", err.msg);
+    mk_job_free(&job);
 }
 
 static void expect_load_error(const char *want) {
@@ -322,7 +322,7 @@ static void test_bad_merge_key_and_pre(void **state) {
 /* No merges key at all: byte-level, and loads. */
 static void test_no_merges(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     job_good(&job);
     job.omit_key = "tokenizer.ggml.merges";
     eng_model *m = test_job_write_and_load(&job, path, NULL);

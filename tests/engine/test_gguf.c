@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../../engine/gguf.h"
+#include "../../mkmodel/gguf_write.h"
 #include "../support/gguf_bytes.h"
 
 /* ---- the baseline file ------------------------------------------------------ */

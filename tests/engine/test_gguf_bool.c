@@ -1,8 +1,8 @@
 /*
- * Bool metadata: gguf_writer_set_bool (engine/gguf_write.c) writes the
+ * Bool metadata: gguf_writer_set_bool (mkmodel/gguf_write.c) writes the
  * one-byte value the GGUF specification gives a bool, gguf_get_bool reads
  * it back, and the keys around it survive; sb quantize
- * (engine/quantize_model.c) copies a file's bool keys, as llama.cpp's
+ * (mkmodel/quantize_model.c) copies a file's bool keys, as llama.cpp's
  * files carry some (tokenizer.ggml.add_bos_token), instead of refusing them.
  */
 #include <stdarg.h>
@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "../../engine/gguf.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/gguf_write.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../support/tiny_model.h"
 
 static char tmpdir[64];
@@ -120,13 +121,13 @@ static void test_quantize_copies_bools(void **state) {
     char in[128], out[128];
     path_in_tmp(in, sizeof in, "with-bool.gguf");
     path_in_tmp(out, sizeof out, "with-bool-q8.gguf");
-    eng_mk_job job;
+    mk_job job;
     test_job_init(&job);
     job.bool_key = key;
     sb_err err = {0};
-    if (eng_mk_job_write(&job, in, &err)) fail_msg("%s", err.msg);
-    eng_mk_job_free(&job);
-    if (eng_quantize_model(in, out, ENG_RECIPE_Q8_0, &err)) fail_msg("%s", err.msg);
+    if (mk_job_write(&job, in, &err)) fail_msg("%s", err.msg);
+    mk_job_free(&job);
+    if (mk_model_quantize(in, out, MK_RECIPE_Q8_0, &err)) fail_msg("%s", err.msg);
 
     gguf_file *a = gguf_open(in, &err), *b = gguf_open(out, &err);
     if (!a || !b) fail_msg("%s", err.msg);

@@ -16,7 +16,7 @@
 
 #include "../../engine/engine.h"
 #include "../../engine/gguf.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../../engine/model_internal.h"
 
 static char dir[64];
@@ -37,16 +37,16 @@ static int remove_dir(void **state) {
 }
 
 /* The tiny f32 job (f32: every value exact, no quantizer involved). */
-static void job_init(eng_mk_job *job) {
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_F32,
+static void job_init(mk_job *job) {
+    mk_opts o = {.shape = MK_SHAPE_TINY, .recipe = MK_RECIPE_F32,
                           .seed = 1, .n_threads = 2};
     sb_err err = {0};
-    if (eng_mk_job_init(job, &o, &err)) fail_msg("eng_mk_job_init: %s", err.msg);
+    if (mk_job_init(job, &o, &err)) fail_msg("mk_job_init: %s", err.msg);
 }
 
-static void job_write(eng_mk_job *job) {
+static void job_write(mk_job *job) {
     sb_err err = {0};
-    if (eng_mk_plan_sizes(&job->plan, &err) || eng_mk_job_write(job, path, &err))
+    if (mk_plan_sizes(&job->plan, &err) || mk_job_write(job, path, &err))
         fail_msg("writing the variant: %s", err.msg);
 }
 
@@ -60,9 +60,9 @@ static eng_model *load_ok(void) {
 
 /* Writes the job, expects the load to fail with `want` in the message, and
  * frees the job. */
-static void expect_error(eng_mk_job *job, const char *want) {
+static void expect_error(mk_job *job, const char *want) {
     job_write(job);
-    eng_mk_job_free(job);
+    mk_job_free(job);
     sb_err err = {0};
     eng_model *m = eng_model_load(path, &err);
     if (m) {
@@ -74,15 +74,15 @@ static void expect_error(eng_mk_job *job, const char *want) {
     unlink(path);
 }
 
-static eng_mk_tensor *plan_get(eng_mk_plan *p, const char *name) {
+static mk_tensor *plan_get(mk_plan *p, const char *name) {
     for (int64_t i = 0; i < p->n; i++)
         if (!strcmp(p->t[i].name, name)) return &p->t[i];
     fail_msg("no tensor '%s' in the plan", name);
     return NULL;
 }
 
-static void plan_drop(eng_mk_plan *p, const char *name) {
-    eng_mk_tensor *t = plan_get(p, name);
+static void plan_drop(mk_plan *p, const char *name) {
+    mk_tensor *t = plan_get(p, name);
     int64_t i = t - p->t;
     memmove(t, t + 1, (size_t)(p->n - i - 1) * sizeof *t);
     p->n--;
@@ -92,10 +92,10 @@ static void plan_drop(eng_mk_plan *p, const char *name) {
 
 static void test_loads_and_describes(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     job_init(&job);
     job_write(&job);
-    eng_mk_job_free(&job);
+    mk_job_free(&job);
     eng_model *m = load_ok();
     const krn_model *d = eng_model_desc(m);
     assert_int_equal(d->n_vocab, 512);
@@ -142,36 +142,36 @@ static void test_loads_and_describes(void **state) {
 /* Tensors are found by name: reversing the file order changes nothing. */
 static void test_any_tensor_order(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     job_init(&job);
     for (int64_t i = 0, j = job.plan.n - 1; i < j; i++, j--) {
-        eng_mk_tensor t = job.plan.t[i];
+        mk_tensor t = job.plan.t[i];
         job.plan.t[i] = job.plan.t[j];
         job.plan.t[j] = t;
     }
     job_write(&job);
-    eng_mk_job_free(&job);
+    mk_job_free(&job);
     eng_model *m = load_ok();
     assert_int_equal(eng_model_desc(m)->layers[1].w_up.ne1, 512);
     eng_model_free(m);
     unlink(path);
 }
 
-static void make_untied(eng_mk_job *job) {
+static void make_untied(mk_job *job) {
     sb_err err = {0};
-    eng_mk_plan_free(&job->plan);
+    mk_plan_free(&job->plan);
     job->shape.tied = false;
-    if (eng_mk_plan_make(&job->shape, ENG_RECIPE_F32, &job->plan, &err))
-        fail_msg("eng_mk_plan_make: %s", err.msg);
+    if (mk_plan_make(&job->shape, MK_RECIPE_F32, &job->plan, &err))
+        fail_msg("mk_plan_make: %s", err.msg);
 }
 
 static void test_untied(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     job_init(&job);
     make_untied(&job);
     job_write(&job);
-    eng_mk_job_free(&job);
+    mk_job_free(&job);
     eng_model *m = load_ok();
     const krn_model *d = eng_model_desc(m);
     assert_ptr_not_equal(d->output.data, d->tok_embd.data);
@@ -204,7 +204,7 @@ static void test_missing_required_keys(void **state) {
         "qwen2.attention.head_count_kv", "qwen2.context_length",
         "qwen2.attention.layer_norm_rms_epsilon", "tokenizer.ggml.tokens"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        eng_mk_job job;
+        mk_job job;
         job_init(&job);
         job.omit_key = keys[i];
         char want[128];
@@ -221,11 +221,11 @@ static void test_optional_keys(void **state) {
         "qwen2.rope.freq_base", "tokenizer.ggml.token_type",
         "tokenizer.ggml.eos_token_id"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        eng_mk_job job;
+        mk_job job;
         job_init(&job);
         job.omit_key = keys[i];
         job_write(&job);
-        eng_mk_job_free(&job);
+        mk_job_free(&job);
         eng_model *m = load_ok();
         float want_base = i == 0 ? 10000.0f : 1e6f;
         assert_true(eng_model_desc(m)->rope_base == want_base);
@@ -237,7 +237,7 @@ static void test_optional_keys(void **state) {
 
 static void test_wrong_architecture(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     job_init(&job);
     job.arch = "llama";
     expect_error(&job, "'general.architecture' is 'llama', expected 'qwen2'");
@@ -245,7 +245,7 @@ static void test_wrong_architecture(void **state) {
 
 static void test_bad_hyperparameters(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     job_init(&job);
     job.shape.n_layer = 0;
     expect_error(&job, "'qwen2.block_count' is 0, expected 1..512");
@@ -283,7 +283,7 @@ static void test_missing_tensor(void **state) {
         "blk.1.ffn_up.weight", "token_embd.weight", "output_norm.weight",
         "blk.0.attn_k.bias", "blk.1.attn_output.weight"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        eng_mk_job job;
+        mk_job job;
         job_init(&job);
         plan_drop(&job.plan, names[i]);
         char want[96];
@@ -294,13 +294,13 @@ static void test_missing_tensor(void **state) {
 
 static void test_wrong_shape(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     job_init(&job);
     plan_get(&job.plan, "blk.0.attn_q.weight")->ne[1] = 100;
     expect_error(&job, "tensor 'blk.0.attn_q.weight' has shape [256, 100], "
                        "expected [256, 256]");
     job_init(&job);
-    eng_mk_tensor *t = plan_get(&job.plan, "blk.1.attn_v.bias");
+    mk_tensor *t = plan_get(&job.plan, "blk.1.attn_v.bias");
     t->ne[0] = 64;
     expect_error(&job, "tensor 'blk.1.attn_v.bias' has shape [64], expected "
                        "[128]");
@@ -321,7 +321,7 @@ static void test_wrong_shape(void **state) {
 
 static void test_non_f32_norm_or_bias(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     job_init(&job);
     plan_get(&job.plan, "blk.0.ffn_norm.weight")->type = KRN_F16;
     expect_error(&job, "tensor 'blk.0.ffn_norm.weight' has type f16, expected "
@@ -333,7 +333,7 @@ static void test_non_f32_norm_or_bias(void **state) {
 
 static void test_tokenizer_length_mismatch(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     job_init(&job);
     free(job.vocab.tokens[511]);
     job.vocab.n = 511;
@@ -342,7 +342,7 @@ static void test_tokenizer_length_mismatch(void **state) {
 
 static void test_bad_eos(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     job_init(&job);
     job.vocab.eos = 512;
     expect_error(&job, "'tokenizer.ggml.eos_token_id' is 512, expected 0..511");

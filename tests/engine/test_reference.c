@@ -56,7 +56,7 @@ static const tolerance TOL_EXACT_Q8_0 = {3e-2, 3e-2};
 
 /* Runs every prompt through the engine (all positions' logits), checks
  * them against the reference and prints the errors seen. */
-static void check_against(eng_recipe recipe, const char *ref_path, tolerance tol) {
+static void check_against(mk_recipe recipe, const char *ref_path, tolerance tol) {
     test_ref_file *ref = test_ref_load(ref_path);
     char weights[65];
     test_weights_sha256(test_tiny_model_path(recipe), weights);
@@ -97,14 +97,14 @@ static void check_against(eng_recipe recipe, const char *ref_path, tolerance tol
 
 static void test_f32_model(void **state) {
     (void)state;
-    check_against(ENG_RECIPE_F32, "tests/data/ref_tiny_f32.emulated.bin", TOL_EMULATED_F32);
-    check_against(ENG_RECIPE_F32, "tests/data/ref_tiny_f32.exact.bin", TOL_EXACT_F32);
+    check_against(MK_RECIPE_F32, "tests/data/ref_tiny_f32.emulated.bin", TOL_EMULATED_F32);
+    check_against(MK_RECIPE_F32, "tests/data/ref_tiny_f32.exact.bin", TOL_EXACT_F32);
 }
 
 static void test_q8_0_model(void **state) {
     (void)state;
-    check_against(ENG_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.emulated.bin", TOL_EMULATED_Q8_0);
-    check_against(ENG_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.exact.bin", TOL_EXACT_Q8_0);
+    check_against(MK_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.emulated.bin", TOL_EMULATED_Q8_0);
+    check_against(MK_RECIPE_Q8_0, "tests/data/ref_tiny_q8_0.exact.bin", TOL_EXACT_Q8_0);
 }
 
 int main(void) {

@@ -12,7 +12,7 @@
 
 #include "../../drafter/drafter.h"
 #include "../../engine/engine.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../support/tiny_model.h"
 
 static const char *PROMPT = "static int parse(const char *s) {\n    return";
@@ -47,7 +47,7 @@ static void generate(const eng_model *m, int threads, int chunk, float temp,
 
 static void test_same_hash_across_runs_threads_chunks(void **state) {
     (void)state;
-    for (eng_recipe rc = ENG_RECIPE_F32; rc <= ENG_RECIPE_Q4_K_M; rc++) {
+    for (mk_recipe rc = MK_RECIPE_F32; rc <= MK_RECIPE_Q4_K_M; rc++) {
         eng_model *m = test_tiny_model_load(rc);
         char ref[65], h[65];
         generate(m, 1, 64, 0.0f, 24, ref, NULL);
@@ -70,7 +70,7 @@ static void test_same_hash_across_runs_threads_chunks(void **state) {
 /* Roll back and recompute: the logits of a re-run step are the same bits. */
 static void test_rollback_recompute(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q4_K_M);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q4_K_M);
     sb_err err = {0};
     eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 2}, &err);
     assert_non_null(s);
@@ -96,7 +96,7 @@ static void test_rollback_recompute(void **state) {
 
 static void test_context_limits(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     sb_err err = {0};
     eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 1, .n_ctx = 48}, &err);
     assert_non_null(s);
@@ -131,7 +131,7 @@ static int stop_after_three(void *ctx, int32_t id) {
 
 static void test_callback_stops(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     sb_err err = {0};
     eng_session *s = eng_session_create(m, NULL, &err);
     assert_non_null(s);
@@ -156,7 +156,7 @@ static void test_callback_stops(void **state) {
  * further than the ring remembers is refused at the next step, by name. */
 static void test_sliding_window(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     test_job_init(&job);
     job.shape.window = 40;
     char path[64];

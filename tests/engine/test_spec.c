@@ -14,7 +14,7 @@
 
 #include "../../drafter/drafter.h"
 #include "../../engine/engine.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../support/tiny_model.h"
 
 /* Short: with the byte vocabulary every byte is a prefill row. */
@@ -57,16 +57,16 @@ static void gen(eng_session *s, const int32_t *ids, int32_t n,
  * few real mismatches; untied, its output varies like a real model's and
  * still falls into loops now and then. eos: the EOS id to write, or -1 for
  * the vocabulary's own. The caller frees the model. */
-static eng_model *untied_model(eng_recipe recipe, int32_t eos) {
+static eng_model *untied_model(mk_recipe recipe, int32_t eos) {
     static int serial;
-    eng_mk_job job;
+    mk_job job;
     sb_err err = {0};
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = recipe, .seed = 1,
+    mk_opts o = {.shape = MK_SHAPE_TINY, .recipe = recipe, .seed = 1,
                           .n_threads = 2};
-    if (eng_mk_job_init(&job, &o, &err)) fail_msg("job: %s", err.msg);
+    if (mk_job_init(&job, &o, &err)) fail_msg("job: %s", err.msg);
     job.shape.tied = false;
-    eng_mk_plan_free(&job.plan);
-    if (eng_mk_plan_make(&job.shape, recipe, &job.plan, &err))
+    mk_plan_free(&job.plan);
+    if (mk_plan_make(&job.shape, recipe, &job.plan, &err))
         fail_msg("plan: %s", err.msg);
     if (eos >= 0) job.vocab.eos = eos;
     char path[96];
@@ -253,7 +253,7 @@ static void test_spec_matches_plain(void **state) {
     static const int32_t mds[] = {1, 4, 15, 63};
     int turn = 0;
     for (int mi = 0; mi < 4; mi++) {
-        eng_recipe rc = mi % 2 ? ENG_RECIPE_Q4_K_M : ENG_RECIPE_Q8_0;
+        mk_recipe rc = mi % 2 ? MK_RECIPE_Q4_K_M : MK_RECIPE_Q8_0;
         eng_model *m = mi < 2 ? test_tiny_model_load(rc) : untied_model(rc, -1);
         eng_session *sa = session(m, 0), *sb = session(m, 0);
         for (int si = 0; si < 3; si++, turn++) {
@@ -278,7 +278,7 @@ static void test_spec_matches_plain(void **state) {
  * accepted, for every md, giving plain decoding's tokens each time. */
 static void test_every_row_bucket(void **state) {
     (void)state;
-    eng_model *m = untied_model(ENG_RECIPE_Q4_K_M, -1);
+    eng_model *m = untied_model(MK_RECIPE_Q4_K_M, -1);
     eng_session *sa = session(m, 0), *sb = session(m, 0);
     int32_t ids[256];
     int32_t n = tokenize(m, PROMPTS[3], ids, 256);
@@ -377,12 +377,12 @@ static int32_t first_new_token_index(const eng_gen_result *r) {
 
 static void test_stop_eos_inside_draft(void **state) {
     (void)state;
-    eng_model *m0 = untied_model(ENG_RECIPE_Q8_0, -1);
+    eng_model *m0 = untied_model(MK_RECIPE_Q8_0, -1);
     stop_fixture f0;
     fixture_init(&f0, m0, 0, 64, 0.0f);
     int32_t k = first_new_token_index(&f0.ref);
     /* The same weights with that token as the model's EOS. */
-    eng_model *m = untied_model(ENG_RECIPE_Q8_0, f0.ref.tokens[k]);
+    eng_model *m = untied_model(MK_RECIPE_Q8_0, f0.ref.tokens[k]);
     assert_int_equal(eng_model_eos(m), f0.ref.tokens[k]);
     stop_fixture f;
     fixture_init(&f, m, 0, 64, 0.0f);
@@ -404,7 +404,7 @@ static void test_stop_eos_inside_draft(void **state) {
 
 static void test_stop_length_inside_draft(void **state) {
     (void)state;
-    eng_model *m = untied_model(ENG_RECIPE_Q4_K_M, -1);
+    eng_model *m = untied_model(MK_RECIPE_Q4_K_M, -1);
     stop_fixture f;
     fixture_init(&f, m, 0, 70, 0.9f);
     static const int32_t n_maxes[] = {1, 2, 30, 65};
@@ -436,7 +436,7 @@ static int stop_on_call(void *ctx, int32_t id) {
 
 static void test_stop_callback_inside_draft(void **state) {
     (void)state;
-    eng_model *m = untied_model(ENG_RECIPE_Q8_0, -1);
+    eng_model *m = untied_model(MK_RECIPE_Q8_0, -1);
     stop_fixture f;
     fixture_init(&f, m, 0, 70, 0.0f);
     static const int32_t ats[] = {1, 17, 66};
@@ -474,7 +474,7 @@ static int64_t token_text(const eng_model *m, const int32_t *ids, int32_t n,
  * a naive search finds it, and spec stops at the same token. */
 static void test_stop_string_inside_draft(void **state) {
     (void)state;
-    eng_model *m = untied_model(ENG_RECIPE_Q4_K_M, -1);
+    eng_model *m = untied_model(MK_RECIPE_Q4_K_M, -1);
     stop_fixture f;
     fixture_init(&f, m, 0, 100, 0.6f);
     static char text[100 * 16];
@@ -507,7 +507,7 @@ static void test_stop_string_inside_draft(void **state) {
 
 static void test_stop_context_inside_draft(void **state) {
     (void)state;
-    eng_model *m = untied_model(ENG_RECIPE_Q8_0, -1);
+    eng_model *m = untied_model(MK_RECIPE_Q8_0, -1);
     int32_t ids[256];
     int32_t n = tokenize(m, PROMPTS[1], ids, 256);
     for (int32_t room = 1; room <= 61; room += 30) {
@@ -555,7 +555,7 @@ static void test_drafters_match_plain(void **state) {
     (void)state;
     int32_t longest = 0, long_runs = 0;
     for (int mi = 0; mi < 3; mi++) {
-        eng_recipe rc = mi == 1 ? ENG_RECIPE_Q4_K_M : ENG_RECIPE_Q8_0;
+        mk_recipe rc = mi == 1 ? MK_RECIPE_Q4_K_M : MK_RECIPE_Q8_0;
         eng_model *m = mi == 0 ? test_tiny_model_load(rc) : untied_model(rc, -1);
         eng_session *sa = session(m, 0), *sb = session(m, 0);
         {
@@ -617,7 +617,7 @@ static void test_drafters_match_plain(void **state) {
 /* Bad parameters are refused with a message, before any work. */
 static void test_bad_params(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     eng_session *s = session(m, 0);
     int32_t ids[4] = {1, 2, 3, 4};
     eng_gen_result r;

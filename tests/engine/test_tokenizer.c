@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "../../engine/engine.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../../engine/model_internal.h"
 #include "../support/tiny_model.h"
 
@@ -45,7 +45,7 @@ static void test_gpt2_map(void **state) {
     bool seen[324] = {0};
     uint32_t next = 256;
     for (int b = 0; b < 256; b++) {
-        uint32_t cp = eng__gpt2_byte_to_cp((uint8_t)b);
+        uint32_t cp = gguf_gpt2_byte_to_cp((uint8_t)b);
         bool printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) ||
                          b >= 174;
         assert_int_equal(cp, printable ? (uint32_t)b : next);
@@ -53,13 +53,13 @@ static void test_gpt2_map(void **state) {
         assert_true(cp < 324);
         assert_false(seen[cp]);
         seen[cp] = true;
-        assert_int_equal(eng__gpt2_cp_to_byte(cp), b);
+        assert_int_equal(gguf_gpt2_cp_to_byte(cp), b);
     }
     assert_int_equal(next, 256 + 68);
-    assert_int_equal(eng__gpt2_byte_to_cp(' '), 0x120); /* "Ġ" */
-    assert_int_equal(eng__gpt2_byte_to_cp('\n'), 0x10A); /* "Ċ" */
+    assert_int_equal(gguf_gpt2_byte_to_cp(' '), 0x120); /* "Ġ" */
+    assert_int_equal(gguf_gpt2_byte_to_cp('\n'), 0x10A); /* "Ċ" */
     for (uint32_t cp = 0; cp < 400; cp++)
-        if (cp >= 324 || !seen[cp]) assert_int_equal(eng__gpt2_cp_to_byte(cp), -1);
+        if (cp >= 324 || !seen[cp]) assert_int_equal(gguf_gpt2_cp_to_byte(cp), -1);
 }
 
 /* All 256 bytes: byte b is token b of the built-in vocabulary, its bytes
@@ -67,7 +67,7 @@ static void test_gpt2_map(void **state) {
  * tokens give the text back. */
 static void test_byte_round_trip(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     for (int b = 0; b < 256; b++) {
         int64_t len = -1;
         const char *t = eng_token_bytes(m, b, &len);
@@ -95,7 +95,7 @@ static void test_byte_round_trip(void **state) {
  * types them), so their text is ordinary text. */
 static void test_special_tokens(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     static const char *const want[] = {"<|endoftext|>", "<|im_start|>",
                                        "<|im_end|>"};
     for (int i = 0; i < 3; i++) {
@@ -133,7 +133,7 @@ static void test_special_tokens(void **state) {
  * subpart becomes U+FFFD, whose three bytes are three ids here. */
 static void test_invalid_utf8(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     int32_t ids[16];
     assert_int_equal(eng_tokenize(m, "a\xff" "b", 3, ids, 16), 5);
     static const int32_t want[] = {'a', 0xEF, 0xBF, 0xBD, 'b'};
@@ -147,7 +147,7 @@ static void test_invalid_utf8(void **state) {
 
 static void test_tokenize_edges(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     int32_t ids[4] = {-7, -7, -7, -7};
     /* more ids than room: the count needed, only cap written */
     assert_int_equal(eng_tokenize(m, "hello", 5, ids, 3), 5);
@@ -179,28 +179,28 @@ static void test_tokenize_edges(void **state) {
 
 static void test_missing_byte_token(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     test_job_init(&job);
-    test_job_set_token(&job, 'A', "AA", ENG_TOKEN_NORMAL);
+    test_job_set_token(&job, 'A', "AA", GGUF_TOKEN_NORMAL);
     test_job_write_and_load(&job, path, "no token for byte 0x41");
     /* a control token with the byte's text does not stand in for it */
     test_job_init(&job);
-    test_job_set_token(&job, 'z', "zz", ENG_TOKEN_NORMAL);
-    test_job_set_token(&job, 300, "z", ENG_TOKEN_CONTROL);
+    test_job_set_token(&job, 'z', "zz", GGUF_TOKEN_NORMAL);
+    test_job_set_token(&job, 300, "z", GGUF_TOKEN_CONTROL);
     test_job_write_and_load(&job, path, "no token for byte 0x7a");
 }
 
 static void test_normal_token_not_byte_form(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     test_job_init(&job);
-    test_job_set_token(&job, 300, "\xe4\xb8\x80", ENG_TOKEN_NORMAL); /* U+4E00 */
+    test_job_set_token(&job, 300, "\xe4\xb8\x80", GGUF_TOKEN_NORMAL); /* U+4E00 */
     test_job_write_and_load(&job, path, "token 300");
     test_job_init(&job);
-    test_job_set_token(&job, 301, "a b", ENG_TOKEN_NORMAL); /* raw space: unmapped */
+    test_job_set_token(&job, 301, "a b", GGUF_TOKEN_NORMAL); /* raw space: unmapped */
     test_job_write_and_load(&job, path, "not in GPT-2 byte-to-unicode form");
     test_job_init(&job);
-    test_job_set_token(&job, 302, "\xc4", ENG_TOKEN_NORMAL); /* truncated UTF-8 */
+    test_job_set_token(&job, 302, "\xc4", GGUF_TOKEN_NORMAL); /* truncated UTF-8 */
     test_job_write_and_load(&job, path, "token 302");
 }
 
@@ -208,12 +208,12 @@ static void test_normal_token_not_byte_form(void **state) {
  * (spaces and all); the lowest one-byte token wins the byte's slot. */
 static void test_decoding(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     test_job_init(&job);
-    test_job_set_token(&job, 300, "\xc4\xa0hello\xc4\x8a", ENG_TOKEN_NORMAL);
-    test_job_set_token(&job, 301, "<tool call>", ENG_TOKEN_USER_DEFINED);
-    test_job_set_token(&job, 302, "\xc4\xa0", ENG_TOKEN_NORMAL); /* a second " " */
-    test_job_set_token(&job, 303, "\xc3\xa9", ENG_TOKEN_NORMAL); /* "é" = byte 0xe9 */
+    test_job_set_token(&job, 300, "\xc4\xa0hello\xc4\x8a", GGUF_TOKEN_NORMAL);
+    test_job_set_token(&job, 301, "<tool call>", GGUF_TOKEN_USER_DEFINED);
+    test_job_set_token(&job, 302, "\xc4\xa0", GGUF_TOKEN_NORMAL); /* a second " " */
+    test_job_set_token(&job, 303, "\xc3\xa9", GGUF_TOKEN_NORMAL); /* "é" = byte 0xe9 */
     eng_model *m = test_job_write_and_load(&job, path, NULL);
     int64_t len;
     const char *b = eng_token_bytes(m, 300, &len);
@@ -235,7 +235,7 @@ static void test_decoding(void **state) {
 
 static void test_bad_token_type(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     test_job_init(&job);
     job.vocab.types[7] = 9;
     test_job_write_and_load(&job, path, "'tokenizer.ggml.token_type'[7] is 9");
@@ -245,11 +245,11 @@ static void test_bad_token_type(void **state) {
  * byte-to-unicode form. The file is damaged in place: "gpt2" -> "bert". */
 static void test_not_gpt2(void **state) {
     (void)state;
-    eng_mk_job job;
+    mk_job job;
     test_job_init(&job);
     sb_err err = {0};
-    if (eng_mk_job_write(&job, path, &err)) fail_msg("write: %s", err.msg);
-    eng_mk_job_free(&job);
+    if (mk_job_write(&job, path, &err)) fail_msg("write: %s", err.msg);
+    mk_job_free(&job);
     FILE *f = fopen(path, "r+b");
     assert_non_null(f);
     static char head[1 << 16];

@@ -55,7 +55,7 @@ static void cpuinfo_name(char *out, size_t cap) {
 
 static void test_cpu_device_name(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_F32);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_F32);
     sb_err err = {0};
     eng_session *a = eng_session_create(m, &(eng_options){.n_threads = 1}, &err);
     eng_session *b = eng_session_create(m, &(eng_options){.n_threads = 2}, &err);

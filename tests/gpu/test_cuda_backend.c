@@ -711,7 +711,7 @@ static void generate_sha(const eng_model *m, eng_device dev, float temp,
 
 static void test_generate_cpu_gpu_speculation(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     const float temps[2] = {0.0f, 0.8f};
     for (int t = 0; t < 2; t++) {
         char want[65], got[65];

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "../../engine/gguf.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../../engine/model_internal.h"
 
 enum { CHAIN_REPLY = 300, CHAIN_FENCE = 301, CHAIN_NL = 10, CHAIN_IM_END = 258 };
@@ -39,7 +39,7 @@ static char *chain__gpt2(const char *bytes) {
     char *out = malloc(2 * n + 1), *p = out;
     if (!out) return NULL;
     for (size_t i = 0; i < n; i++) {
-        uint32_t cp = eng__gpt2_byte_to_cp((uint8_t)bytes[i]);
+        uint32_t cp = gguf_gpt2_byte_to_cp((uint8_t)bytes[i]);
         if (cp < 0x80) {
             *p++ = (char)cp;
         } else {
@@ -51,12 +51,12 @@ static char *chain__gpt2(const char *bytes) {
     return out;
 }
 
-static int chain__set_token(eng_mk_job *job, int id, const char *bytes) {
+static int chain__set_token(mk_job *job, int id, const char *bytes) {
     char *t = chain__gpt2(bytes);
     if (!t) return -1;
     free(job->vocab.tokens[id]);
     job->vocab.tokens[id] = t;
-    job->vocab.types[id] = ENG_TOKEN_NORMAL;
+    job->vocab.types[id] = GGUF_TOKEN_NORMAL;
     return 0;
 }
 
@@ -89,18 +89,18 @@ static bool chain__row(const char *name, int64_t row, int64_t ne0, float *v) {
 /* Writes the chain model answering `reply` (the edited file; it must end
  * in "\n" so that the fence starts a line) to path. 0, or -1 with err. */
 static int chain_model_write(const char *path, const char *reply, sb_err *err) {
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_F32,
+    mk_opts o = {.shape = MK_SHAPE_TINY, .recipe = MK_RECIPE_F32,
                           .seed = 7, .n_threads = 1};
-    eng_mk_job job;
-    if (eng_mk_job_init(&job, &o, err)) return -1;
+    mk_job job;
+    if (mk_job_init(&job, &o, err)) return -1;
     job.shape.tied = false;
-    eng_mk_plan_free(&job.plan);
-    int rc = eng_mk_plan_make(&job.shape, ENG_RECIPE_F32, &job.plan, err);
+    mk_plan_free(&job.plan);
+    int rc = mk_plan_make(&job.shape, MK_RECIPE_F32, &job.plan, err);
     if (!rc && (chain__set_token(&job, CHAIN_REPLY, reply) ||
                 chain__set_token(&job, CHAIN_FENCE, "```")))
         rc = sb_err_set(err, "chain_model_write", "out of memory");
-    if (!rc) rc = eng_mk_job_write(&job, path, err);
-    eng_mk_job_free(&job);
+    if (!rc) rc = mk_job_write(&job, path, err);
+    mk_job_free(&job);
     if (rc) return -1;
     gguf_file *f = gguf_open(path, err);
     if (!f) return -1;

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +40,10 @@ static const char *test__tmpdir(void) {
     return test__dir;
 }
 
-static void test__make(const eng_mkmodel_opts *o, const char *path,
+static void test__make(const mk_opts *o, const char *path,
                        const char *who) {
     sb_err err = {0};
-    if (eng_mkmodel(o, path, &err)) {
+    if (mk_model_write(o, path, &err)) {
         fprintf(stderr, "%s: %s\n", who, err.msg);
         abort();
     }
@@ -59,18 +59,18 @@ static eng_model *test__load(const char *path, const char *who) {
     return m;
 }
 
-const char *test_tiny_model_path(eng_recipe recipe) {
+const char *test_tiny_model_path(mk_recipe recipe) {
     if ((int)recipe < 0 || (int)recipe >= TEST_N_RECIPES) abort();
     if (test__paths[recipe][0]) return test__paths[recipe];
     snprintf(test__paths[recipe], sizeof test__paths[recipe], "%s/tiny-%d.gguf",
              test__tmpdir(), (int)recipe);
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = recipe, .seed = 1,
+    mk_opts o = {.shape = MK_SHAPE_TINY, .recipe = recipe, .seed = 1,
                           .n_threads = 2};
     test__make(&o, test__paths[recipe], __func__);
     return test__paths[recipe];
 }
 
-eng_model *test_tiny_model_load(eng_recipe recipe) {
+eng_model *test_tiny_model_load(mk_recipe recipe) {
     return test__load(test_tiny_model_path(recipe), __func__);
 }
 
@@ -91,7 +91,7 @@ const char *test_vocab_model_path(const char *json_path) {
              test__tmpdir());
     /* threads: 0 = all CPUs; the bytes do not depend on it, and 39 MB of
      * embedding rows are the slow part under the sanitizers */
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_Q8_0,
+    mk_opts o = {.shape = MK_SHAPE_TINY, .recipe = MK_RECIPE_Q8_0,
                           .seed = 1, .vocab_json = test__vocab_json};
     test__make(&o, test__vocab_path, __func__);
     return test__vocab_path;
@@ -101,11 +101,11 @@ eng_model *test_vocab_model_load(const char *json_path) {
     return test__load(test_vocab_model_path(json_path), __func__);
 }
 
-eng_model *test_job_write_and_load(struct eng_mk_job *job, const char *path,
+eng_model *test_job_write_and_load(struct mk_job *job, const char *path,
                                    const char *want) {
     sb_err err = {0};
-    if (eng_mk_job_write(job, path, &err)) fail_msg("write: %s", err.msg);
-    eng_mk_job_free(job);
+    if (mk_job_write(job, path, &err)) fail_msg("write: %s", err.msg);
+    mk_job_free(job);
     eng_model *m = eng_model_load(path, &err);
     unlink(path);
     if (want) {
@@ -118,14 +118,14 @@ eng_model *test_job_write_and_load(struct eng_mk_job *job, const char *path,
     return m;
 }
 
-void test_job_init(struct eng_mk_job *job) {
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_F32,
+void test_job_init(struct mk_job *job) {
+    mk_opts o = {.shape = MK_SHAPE_TINY, .recipe = MK_RECIPE_F32,
                           .seed = 1, .n_threads = 2};
     sb_err err = {0};
-    if (eng_mk_job_init(job, &o, &err)) fail_msg("eng_mk_job_init: %s", err.msg);
+    if (mk_job_init(job, &o, &err)) fail_msg("mk_job_init: %s", err.msg);
 }
 
-void test_job_set_token(struct eng_mk_job *job, int id, const char *text,
+void test_job_set_token(struct mk_job *job, int id, const char *text,
                         int32_t type) {
     free(job->vocab.tokens[id]);
     job->vocab.tokens[id] = strdup(text);

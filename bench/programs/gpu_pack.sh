@@ -2,9 +2,9 @@
 # Packs the GPU machine's binaries of build folder BUILD (sb, engine_steps,
 # and tests/gpu/test_cuda_backend and test_cuda_oracle with
 # lib/libcmocka.so.0 where built),
-# stripped, into ARCHIVE (.tar.xz) for bench/gpu_session.sh: the three
+# stripped, into ARCHIVE (.tar.xz) for bench/programs/gpu_session.sh: the three
 # binaries are ~50 MB as built, too large to carry to the device as they are.
-# usage: bench/gpu_pack.sh BUILD ARCHIVE
+# usage: bench/programs/gpu_pack.sh BUILD ARCHIVE
 set -euo pipefail
 build=$1 archive=$2
 stage=$(mktemp -d)

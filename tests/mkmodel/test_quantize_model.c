@@ -1,5 +1,5 @@
 /*
- * sb quantize (engine/quantize_model.c): an F32 model quantized must hold
+ * sb quantize (mkmodel/quantize_model.c): an F32 model quantized must hold
  * exactly the tensors sb mkmodel writes for the same floats (mkmodel draws
  * floats, then quantizes them with the same kernels), in the same types, so
  * the placement rules and the row loop are both checked byte for byte. Plus
@@ -45,15 +45,15 @@ static void assert_same_tensors(const char *pa, const char *pb) {
     gguf_close(b);
 }
 
-static void check_recipe(eng_recipe r, const char *name) {
+static void check_recipe(mk_recipe r, const char *name) {
     char made[256], quant[256];
     sb_err err = {0};
     path_in_tmp(made, sizeof made, name);
     path_in_tmp(quant, sizeof quant, "quantized.gguf");
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = r, .seed = 1,
+    mk_opts o = {.shape = MK_SHAPE_TINY, .recipe = r, .seed = 1,
                           .n_threads = 2};
-    assert_int_equal(eng_mkmodel(&o, made, &err), 0);
-    assert_int_equal(eng_quantize_model(test_tiny_model_path(ENG_RECIPE_F32),
+    assert_int_equal(mk_model_write(&o, made, &err), 0);
+    assert_int_equal(mk_model_quantize(test_tiny_model_path(MK_RECIPE_F32),
                                         quant, r, &err), 0);
     assert_same_tensors(made, quant);
     /* the copied metadata makes a loadable model that names its new type */
@@ -67,12 +67,12 @@ static void check_recipe(eng_recipe r, const char *name) {
 
 static void test_q8_0_matches_mkmodel(void **state) {
     (void)state;
-    check_recipe(ENG_RECIPE_Q8_0, "mk_q8_0.gguf");
+    check_recipe(MK_RECIPE_Q8_0, "mk_q8_0.gguf");
 }
 
 static void test_q4_k_m_matches_mkmodel(void **state) {
     (void)state;
-    check_recipe(ENG_RECIPE_Q4_K_M, "mk_q4_k_m.gguf");
+    check_recipe(MK_RECIPE_Q4_K_M, "mk_q4_k_m.gguf");
 }
 
 static void test_refusals(void **state) {
@@ -80,15 +80,15 @@ static void test_refusals(void **state) {
     char out[256], missing[256];
     path_in_tmp(out, sizeof out, "never.gguf");
     path_in_tmp(missing, sizeof missing, "missing.gguf");
-    const char *f32 = test_tiny_model_path(ENG_RECIPE_F32);
+    const char *f32 = test_tiny_model_path(MK_RECIPE_F32);
     sb_err err = {0};
-    assert_int_equal(eng_quantize_model(f32, f32, ENG_RECIPE_Q8_0, &err), -1);
+    assert_int_equal(mk_model_quantize(f32, f32, MK_RECIPE_Q8_0, &err), -1);
     assert_non_null(strstr(err.msg, "is the input"));
     err = (sb_err){0};
-    assert_int_equal(eng_quantize_model(missing, out, ENG_RECIPE_Q8_0, &err), -1);
+    assert_int_equal(mk_model_quantize(missing, out, MK_RECIPE_Q8_0, &err), -1);
     assert_non_null(strstr(err.msg, "missing.gguf"));
     err = (sb_err){0};
-    assert_int_equal(eng_quantize_model(f32, out, (eng_recipe)7, &err), -1);
+    assert_int_equal(mk_model_quantize(f32, out, (mk_recipe)7, &err), -1);
     assert_non_null(strstr(err.msg, "out of range"));
     assert_int_equal(access(out, F_OK), -1);
 }

@@ -9,7 +9,7 @@
 
 #include "bench.h"
 
-static edit_request run__request(const bench_task *t) {
+static edit_request run_task__request(const bench_task *t) {
     return (edit_request){.file = t->input, .file_len = t->input_len,
                           .instruction = t->instruction,
                           .instruction_len = t->instruction_len,
@@ -20,7 +20,7 @@ int bench_task_plan(const eng_model *m, const bench_task *t,
                     int32_t max_tokens, bench_task_result *r, sb_err *err) {
     memset(r, 0, sizeof *r);
     r->task = t;
-    edit_request rq = run__request(t);
+    edit_request rq = run_task__request(t);
     int32_t default_cap = 0, *reply = NULL;
     sb_err why = {0};
     if (edit_plan(m, &rq, NULL, &r->n_prompt, &default_cap, &why) ||
@@ -48,7 +48,7 @@ int bench_task_plan(const eng_model *m, const bench_task *t,
 
 /* Decode tokens per second of a simulated run priced by the step costs
  * (ms): its tokens after the first over the time its decode steps take. */
-static double run__projected_tok_s(const edit_sim_result *s,
+static double run_task__projected_tok_s(const edit_sim_result *s,
                                    const edit_cost_table *costs) {
     double ms = 0;
     for (int rows = 1; rows <= KRN_MAX_ROWS; rows++)
@@ -56,10 +56,10 @@ static double run__projected_tok_s(const edit_sim_result *s,
     return ms > 0 ? (s->output_tokens - 1) / (ms * 1e-3) : 0;
 }
 
-static int run__ceilings(const eng_model *m, const bench_task *t,
+static int run_task__ceilings(const eng_model *m, const bench_task *t,
                          const bench_engine *e, bench_task_result *r,
                          sb_err *err) {
-    edit_request rq = run__request(t);
+    edit_request rq = run_task__request(t);
     edit_sim_opts copy = {.drafter = EDIT_DRAFTER_COPY, .costs = &e->costs};
     edit_sim_opts ngram = {.drafter = EDIT_DRAFTER_NGRAM, .costs = &e->costs};
     if (edit_simulate(m, &rq, t->expected, t->expected_len, &copy,
@@ -67,20 +67,20 @@ static int run__ceilings(const eng_model *m, const bench_task *t,
         edit_simulate(m, &rq, t->expected, t->expected_len, &ngram,
                       &r->ceiling_ngram, err))
         return -1;
-    r->projected_tok_s = run__projected_tok_s(&r->ceiling_copy, &e->costs);
+    r->projected_tok_s = run_task__projected_tok_s(&r->ceiling_copy, &e->costs);
     return 0;
 }
 
 /* ---- one run -------------------------------------------------------------- */
 
 /* The first progress report comes after the first output token. */
-static int run__first_token(void *ctx, const edit_progress *p) {
+static int run_task__first_token(void *ctx, const edit_progress *p) {
     double *ttft = ctx;
     if (*ttft < 0) *ttft = p->elapsed_s;
     return 0;
 }
 
-static void run__fill(const bench_task *t, const edit_result *res, double ttft,
+static void run_task__fill(const bench_task *t, const edit_result *res, double ttft,
                       bench_run *out) {
     const eng_gen_result *g = &res->gen;
     out->ttft_s = ttft > 0 ? ttft : 0;
@@ -105,7 +105,7 @@ static void run__fill(const bench_task *t, const edit_result *res, double ttft,
 }
 
 /* Runs the task once; the output ids stay in res (caller frees). */
-static int run__once(eng_session *s, const bench_task *t,
+static int run_task__once(eng_session *s, const bench_task *t,
                      const bench_task_result *r, bool speculation,
                      bench_perturb_fn perturb, void *perturb_ctx,
                      edit_result *res, bench_run *out, sb_err *err) {
@@ -114,15 +114,15 @@ static int run__once(eng_session *s, const bench_task *t,
     o.drafter = speculation ? EDIT_DRAFTER_COPY : EDIT_DRAFTER_NONE;
     o.max_tokens = r->cap;
     if (perturb) perturb(perturb_ctx, t, speculation, &r->off, &o);
-    o.progress = run__first_token;
+    o.progress = run_task__first_token;
     o.progress_ctx = &ttft;
-    edit_request rq = run__request(t);
+    edit_request rq = run_task__request(t);
     sb_err why = {0};
     /* No closing fence is what random weights give: not a failure here. */
     if (edit_run(s, &rq, &o, res, &why) && res->status != EDIT_BAD_ANSWER)
         return sb_err_set(err, "bench task", "%s, speculation %s: %s",
                           t->name, speculation ? "on" : "off", why.msg);
-    run__fill(t, res, ttft, out);
+    run_task__fill(t, res, ttft, out);
     return 0;
 }
 
@@ -134,14 +134,14 @@ int bench_task_run(eng_session *s, const bench_task *t, const bench_engine *e,
         return sb_err_set(err, "bench task", "%s was not planned to run",
                           t->name);
     if (phase) phase(phase_ctx, t, "drafter ceilings (draftsim)");
-    if (run__ceilings(eng_session_model(s), t, e, r, err)) return -1;
+    if (run_task__ceilings(eng_session_model(s), t, e, r, err)) return -1;
     edit_result off, on;
     memset(&on, 0, sizeof on);
     if (phase) phase(phase_ctx, t, "speculation off");
-    int rc = run__once(s, t, r, false, perturb, perturb_ctx, &off, &r->off, err);
+    int rc = run_task__once(s, t, r, false, perturb, perturb_ctx, &off, &r->off, err);
     if (rc == 0) {
         if (phase) phase(phase_ctx, t, "speculation on");
-        rc = run__once(s, t, r, true, perturb, perturb_ctx, &on, &r->on, err);
+        rc = run_task__once(s, t, r, true, perturb, perturb_ctx, &on, &r->on, err);
     }
     if (rc == 0) {
         const eng_gen_result *a = &off.gen, *b = &on.gen;

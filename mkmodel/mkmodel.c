@@ -16,54 +16,53 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "gguf.h"
-#include "mkmodel.h"
-#include "model_internal.h"
+#include "gguf_write.h"
+#include "mkmodel_internal.h"
 
 /* ==== shapes and recipes ================================================== */
 
-static const eng_mk_shape mk__shapes[] = {
-    [ENG_SHAPE_TINY] = {"tiny", 2, 256, 512, 4, 2, 512, 4096, true, 1e6f, 1e-6f,
+static const mk_hparams mk__shapes[] = {
+    [MK_SHAPE_TINY] = {"tiny", 2, 256, 512, 4, 2, 512, 4096, true, 1e6f, 1e-6f,
                         .vocab_fits = true},
-    [ENG_SHAPE_0_5B] = {"0.5b", 24, 896, 4864, 14, 2, 151936, 32768, true, 1e6f,
+    [MK_SHAPE_0_5B] = {"0.5b", 24, 896, 4864, 14, 2, 151936, 32768, true, 1e6f,
                         1e-6f},
-    [ENG_SHAPE_1_5B] = {"1.5b", 28, 1536, 8960, 12, 2, 151936, 32768, true, 1e6f,
+    [MK_SHAPE_1_5B] = {"1.5b", 28, 1536, 8960, 12, 2, 151936, 32768, true, 1e6f,
                         1e-6f},
-    [ENG_SHAPE_7B] = {"7b", 28, 3584, 18944, 28, 4, 152064, 32768, false, 1e6f,
+    [MK_SHAPE_7B] = {"7b", 28, 3584, 18944, 28, 4, 152064, 32768, false, 1e6f,
                       1e-6f},
 };
 enum { MK_N_SHAPES = sizeof mk__shapes / sizeof mk__shapes[0] };
 
 static const char *const mk__recipes[] = {
-    [ENG_RECIPE_F32] = "f32", [ENG_RECIPE_Q8_0] = "q8_0",
-    [ENG_RECIPE_Q4_K_M] = "q4_k_m"};
+    [MK_RECIPE_F32] = "f32", [MK_RECIPE_Q8_0] = "q8_0",
+    [MK_RECIPE_Q4_K_M] = "q4_k_m"};
 /* llama.cpp's general.file_type for each recipe (ALL_F32, MOSTLY_Q8_0,
  * MOSTLY_Q4_K_M). */
 static const uint32_t mk__ftypes[] = {0, 7, 15};
 enum { MK_N_RECIPES = sizeof mk__recipes / sizeof mk__recipes[0] };
 
-const eng_mk_shape *eng_mk_shape_info(eng_shape s) {
+const mk_hparams *mk_shape_hparams(mk_shape s) {
     return (unsigned)s < MK_N_SHAPES ? &mk__shapes[s] : NULL;
 }
 
-const char *eng_mk_recipe_name(eng_recipe r) {
+const char *mk_recipe_name(mk_recipe r) {
     return (unsigned)r < MK_N_RECIPES ? mk__recipes[r] : "?";
 }
 
-int eng_shape_parse(const char *s, eng_shape *out, sb_err *err) {
+int mk_shape_parse(const char *s, mk_shape *out, sb_err *err) {
     for (int i = 0; i < MK_N_SHAPES; i++)
         if (s && !strcasecmp(s, mk__shapes[i].name)) {
-            *out = (eng_shape)i;
+            *out = (mk_shape)i;
             return 0;
         }
     return sb_err_set(err, __func__, "shape '%s' is unknown, expected tiny, "
                       "0.5b, 1.5b or 7b", s ? s : "(null)");
 }
 
-int eng_recipe_parse(const char *s, eng_recipe *out, sb_err *err) {
+int mk_recipe_parse(const char *s, mk_recipe *out, sb_err *err) {
     for (int i = 0; i < MK_N_RECIPES; i++)
         if (s && !strcasecmp(s, mk__recipes[i])) {
-            *out = (eng_recipe)i;
+            *out = (mk_recipe)i;
             return 0;
         }
     return sb_err_set(err, __func__, "quant recipe '%s' is unknown, expected "
@@ -103,23 +102,23 @@ static krn_type mk__q4km_type(const char *name, int64_t ne0, int n_layer,
     return t;
 }
 
-krn_type eng_mk_matrix_type(eng_recipe r, const char *name, int64_t ne0,
+krn_type mk_matrix_type(mk_recipe r, const char *name, int64_t ne0,
                             int n_layer, bool tied) {
     switch (r) {
-    case ENG_RECIPE_Q8_0: return KRN_Q8_0;
-    case ENG_RECIPE_Q4_K_M: return mk__q4km_type(name, ne0, n_layer, tied);
-    case ENG_RECIPE_F32: break;
+    case MK_RECIPE_Q8_0: return KRN_Q8_0;
+    case MK_RECIPE_Q4_K_M: return mk__q4km_type(name, ne0, n_layer, tied);
+    case MK_RECIPE_F32: break;
     }
     return KRN_F32;
 }
 
-uint32_t eng_mk_recipe_ftype(eng_recipe r) {
+uint32_t mk_recipe_ftype(mk_recipe r) {
     return (unsigned)r < MK_N_RECIPES ? mk__ftypes[r] : 0;
 }
 
-static void mk__add(eng_mk_plan *p, const char *name, eng_mk_init init,
+static void mk__add(mk_plan *p, const char *name, mk_init init,
                     krn_type type, int64_t ne0, int64_t ne1) {
-    eng_mk_tensor *t = &p->t[p->n++];
+    mk_tensor *t = &p->t[p->n++];
     snprintf(t->name, sizeof t->name, "%s", name);
     t->type = type;
     t->init = init;
@@ -128,35 +127,35 @@ static void mk__add(eng_mk_plan *p, const char *name, eng_mk_init init,
     t->ne[1] = ne1;
 }
 
-static void mk__add_matrix(eng_mk_plan *p, const eng_mk_shape *sh, eng_recipe r,
+static void mk__add_matrix(mk_plan *p, const mk_hparams *sh, mk_recipe r,
                            const char *name, int64_t ne0, int64_t ne1) {
     mk__add(p, name,
-            strcmp(name, "token_embd.weight") ? ENG_MK_MATRIX : ENG_MK_EMBD,
-            eng_mk_matrix_type(r, name, ne0, sh->n_layer, sh->tied), ne0, ne1);
+            strcmp(name, "token_embd.weight") ? MK_INIT_MATRIX : MK_INIT_EMBD,
+            mk_matrix_type(r, name, ne0, sh->n_layer, sh->tied), ne0, ne1);
 }
 
-static void mk__add_layer(eng_mk_plan *p, const eng_mk_shape *sh, eng_recipe r,
+static void mk__add_layer(mk_plan *p, const mk_hparams *sh, mk_recipe r,
                           int il) {
     int64_t e = sh->n_embd, hd = sh->n_embd / sh->n_head;
     int64_t nq = hd * sh->n_head, nkv = hd * sh->n_head_kv, ff = sh->n_ff;
     char nm[64];
 #define MK_NAME(s) (snprintf(nm, sizeof nm, "blk.%d." s, il), nm)
-    mk__add(p, MK_NAME("attn_norm.weight"), ENG_MK_NORM, KRN_F32, e, 1);
+    mk__add(p, MK_NAME("attn_norm.weight"), MK_INIT_NORM, KRN_F32, e, 1);
     mk__add_matrix(p, sh, r, MK_NAME("attn_q.weight"), e, nq);
-    mk__add(p, MK_NAME("attn_q.bias"), ENG_MK_BIAS, KRN_F32, nq, 1);
+    mk__add(p, MK_NAME("attn_q.bias"), MK_INIT_BIAS, KRN_F32, nq, 1);
     mk__add_matrix(p, sh, r, MK_NAME("attn_k.weight"), e, nkv);
-    mk__add(p, MK_NAME("attn_k.bias"), ENG_MK_BIAS, KRN_F32, nkv, 1);
+    mk__add(p, MK_NAME("attn_k.bias"), MK_INIT_BIAS, KRN_F32, nkv, 1);
     mk__add_matrix(p, sh, r, MK_NAME("attn_v.weight"), e, nkv);
-    mk__add(p, MK_NAME("attn_v.bias"), ENG_MK_BIAS, KRN_F32, nkv, 1);
+    mk__add(p, MK_NAME("attn_v.bias"), MK_INIT_BIAS, KRN_F32, nkv, 1);
     mk__add_matrix(p, sh, r, MK_NAME("attn_output.weight"), nq, e);
-    mk__add(p, MK_NAME("ffn_norm.weight"), ENG_MK_NORM, KRN_F32, e, 1);
+    mk__add(p, MK_NAME("ffn_norm.weight"), MK_INIT_NORM, KRN_F32, e, 1);
     mk__add_matrix(p, sh, r, MK_NAME("ffn_gate.weight"), e, ff);
     mk__add_matrix(p, sh, r, MK_NAME("ffn_up.weight"), e, ff);
     mk__add_matrix(p, sh, r, MK_NAME("ffn_down.weight"), ff, e);
 #undef MK_NAME
 }
 
-int eng_mk_plan_make(const eng_mk_shape *sh, eng_recipe r, eng_mk_plan *out,
+int mk_plan_make(const mk_hparams *sh, mk_recipe r, mk_plan *out,
                      sb_err *err) {
     memset(out, 0, sizeof *out);
     if (!sh || (unsigned)r >= MK_N_RECIPES)
@@ -166,20 +165,20 @@ int eng_mk_plan_make(const eng_mk_shape *sh, eng_recipe r, eng_mk_plan *out,
     if (!out->t) return sb_err_set(err, __func__, "out of memory");
     mk__add_matrix(out, sh, r, "token_embd.weight", sh->n_embd, sh->n_vocab);
     for (int il = 0; il < sh->n_layer; il++) mk__add_layer(out, sh, r, il);
-    mk__add(out, "output_norm.weight", ENG_MK_NORM, KRN_F32, sh->n_embd, 1);
+    mk__add(out, "output_norm.weight", MK_INIT_NORM, KRN_F32, sh->n_embd, 1);
     if (!sh->tied)
         mk__add_matrix(out, sh, r, "output.weight", sh->n_embd, sh->n_vocab);
-    if (eng_mk_plan_sizes(out, err)) {
-        eng_mk_plan_free(out);
+    if (mk_plan_sizes(out, err)) {
+        mk_plan_free(out);
         return -1;
     }
     return 0;
 }
 
-int eng_mk_plan_sizes(eng_mk_plan *p, sb_err *err) {
+int mk_plan_sizes(mk_plan *p, sb_err *err) {
     p->total_bytes = 0;
     for (int64_t i = 0; i < p->n; i++) {
-        eng_mk_tensor *t = &p->t[i];
+        mk_tensor *t = &p->t[i];
         uint64_t row;
         if (t->ne[0] < 1 || t->ne[1] < 1 ||
             !krn_row_bytes(t->type, t->ne[0], &row) ||
@@ -193,16 +192,16 @@ int eng_mk_plan_sizes(eng_mk_plan *p, sb_err *err) {
     return 0;
 }
 
-void eng_mk_plan_free(eng_mk_plan *p) {
+void mk_plan_free(mk_plan *p) {
     free(p->t);
     memset(p, 0, sizeof *p);
 }
 
 /* ==== the job ================================================================ */
 
-int eng_mk_job_init(eng_mk_job *job, const eng_mkmodel_opts *o, sb_err *err) {
+int mk_job_init(mk_job *job, const mk_opts *o, sb_err *err) {
     memset(job, 0, sizeof *job);
-    const eng_mk_shape *sh = eng_mk_shape_info(o->shape);
+    const mk_hparams *sh = mk_shape_hparams(o->shape);
     if (!sh || (unsigned)o->recipe >= MK_N_RECIPES)
         return sb_err_set(err, __func__, "shape %d / recipe %d out of range",
                           (int)o->shape, (int)o->recipe);
@@ -215,28 +214,28 @@ int eng_mk_job_init(eng_mk_job *job, const eng_mkmodel_opts *o, sb_err *err) {
     job->arch = "qwen2";
     snprintf(job->name, sizeof job->name, "sonicboom-synthetic-%s-%s-seed%llu",
              sh->name, mk__recipes[o->recipe], (unsigned long long)o->seed);
-    job->file_type = eng_mk_recipe_ftype(o->recipe);
+    job->file_type = mk_recipe_ftype(o->recipe);
     job->seed = o->seed;
     job->n_threads = o->n_threads;
     job->progress = o->progress;
     /* The vocabulary comes first: a shape that fits it takes its size, and
      * the embedding rows of the plan follow. */
     int32_t n_json = sh->vocab_fits ? 0 : sh->n_vocab;
-    if (o->vocab_json ? eng_mk_vocab_json(o->vocab_json, n_json, &job->vocab,
+    if (o->vocab_json ? mk_vocab_json(o->vocab_json, n_json, &job->vocab,
                                           err)
-                      : eng_mk_vocab_builtin(sh->n_vocab, &job->vocab, err))
+                      : mk_vocab_builtin(sh->n_vocab, &job->vocab, err))
         goto fail;
     job->shape.n_vocab = (int32_t)job->vocab.n;
-    if (eng_mk_plan_make(&job->shape, o->recipe, &job->plan, err)) goto fail;
+    if (mk_plan_make(&job->shape, o->recipe, &job->plan, err)) goto fail;
     return 0;
 fail:
-    eng_mk_job_free(job);
+    mk_job_free(job);
     return -1;
 }
 
-void eng_mk_job_free(eng_mk_job *job) {
-    eng_mk_plan_free(&job->plan);
-    eng_mk_vocab_free(&job->vocab);
+void mk_job_free(mk_job *job) {
+    mk_plan_free(&job->plan);
+    mk_vocab_free(&job->vocab);
 }
 
 /* ---- metadata ---- */
@@ -250,23 +249,23 @@ static const char mk__chat_template[] =
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
 /* Setters that skip job->omit_key, so tests can drop any one key. */
-static bool mk__keep(const eng_mk_job *job, const char *key) {
+static bool mk__keep(const mk_job *job, const char *key) {
     return !job->omit_key || strcmp(job->omit_key, key);
 }
-static void mk__u32(gguf_writer *w, const eng_mk_job *j, const char *k,
+static void mk__u32(gguf_writer *w, const mk_job *j, const char *k,
                     uint32_t v) {
     if (mk__keep(j, k)) gguf_writer_set_u32(w, k, v);
 }
-static void mk__f32(gguf_writer *w, const eng_mk_job *j, const char *k, float v) {
+static void mk__f32(gguf_writer *w, const mk_job *j, const char *k, float v) {
     if (mk__keep(j, k)) gguf_writer_set_f32(w, k, v);
 }
-static void mk__str(gguf_writer *w, const eng_mk_job *j, const char *k,
+static void mk__str(gguf_writer *w, const mk_job *j, const char *k,
                     const char *v) {
     if (mk__keep(j, k)) gguf_writer_set_str(w, k, v);
 }
 
-static void mk__write_hparams(gguf_writer *w, const eng_mk_job *j) {
-    const eng_mk_shape *s = &j->shape;
+static void mk__write_hparams(gguf_writer *w, const mk_job *j) {
+    const mk_hparams *s = &j->shape;
     mk__str(w, j, "general.architecture", j->arch);
     mk__str(w, j, "general.name", j->name);
     mk__u32(w, j, "general.alignment", 32);
@@ -284,8 +283,8 @@ static void mk__write_hparams(gguf_writer *w, const eng_mk_job *j) {
         mk__u32(w, j, "qwen2.attention.sliding_window", (uint32_t)s->window);
 }
 
-static void mk__write_tokenizer(gguf_writer *w, const eng_mk_job *j) {
-    const eng_mk_vocab *v = &j->vocab;
+static void mk__write_tokenizer(gguf_writer *w, const mk_job *j) {
+    const mk_vocab *v = &j->vocab;
     mk__str(w, j, "tokenizer.ggml.model", "gpt2");
     mk__str(w, j, "tokenizer.ggml.pre", "qwen2");
     if (mk__keep(j, "tokenizer.ggml.tokens"))
@@ -315,13 +314,13 @@ static float mk__sym(uint64_t v24) {
 
 /* Row `row` of tensor `ti`: ne[0] floats, a pure function of its inputs.
  * Each 64-bit draw of the stream gives two values (bits 63..40, 39..16). */
-static void mk__gen_row(const eng_mk_tensor *t, uint64_t seed, int64_t ti,
+static void mk__gen_row(const mk_tensor *t, uint64_t seed, int64_t ti,
                         int64_t row, float *out) {
     int64_t n = t->ne[0];
     float center = 0.0f, a = 0.1f; /* NORM: 1 ± 0.1, BIAS: ± 0.1 */
-    if (t->init == ENG_MK_MATRIX) a = sqrtf(3.0f / (float)n);
-    if (t->init == ENG_MK_EMBD) a = 1.0f;
-    if (t->init == ENG_MK_NORM) center = 1.0f;
+    if (t->init == MK_INIT_MATRIX) a = sqrtf(3.0f / (float)n);
+    if (t->init == MK_INIT_EMBD) a = 1.0f;
+    if (t->init == MK_INIT_NORM) center = 1.0f;
     uint64_t st = sb_hash3(seed, (uint64_t)ti, (uint64_t)row);
     for (int64_t i = 0; i < n; i += 2) {
         st += 0x9E3779B97F4A7C15ull;
@@ -333,7 +332,7 @@ static void mk__gen_row(const eng_mk_tensor *t, uint64_t seed, int64_t ti,
 
 /* One thread's share of a tensor: rows lo..hi-1. */
 typedef struct mk__part {
-    const eng_mk_tensor *t;
+    const mk_tensor *t;
     uint64_t seed;
     int64_t ti;
     uint64_t row_bytes;
@@ -358,7 +357,7 @@ static void *mk__fill_rows(void *arg) {
 enum { MK_MAX_THREADS = 256, MK_MIN_ROWS_PER_THREAD = 32 };
 
 typedef struct mk__writer {
-    const eng_mk_job *job;
+    const mk_job *job;
     int n_threads;        /* resolved, 1..MK_MAX_THREADS */
     uint64_t done;        /* bytes of tensors filled so far */
     int next_pct;         /* next progress report, percent */
@@ -407,12 +406,12 @@ static void mk__progress(mk__writer *w, uint64_t nbytes) {
 static int mk__fill(void *ctx, int64_t i, void *buf, uint64_t nbytes,
                     sb_err *err) {
     mk__writer *w = ctx;
-    const eng_mk_plan *p = &w->job->plan;
+    const mk_plan *p = &w->job->plan;
     if (i < 0 || i >= p->n || nbytes != p->t[i].nbytes)
         return sb_err_set(err, __func__, "writer asked for tensor %lld of %llu "
                           "bytes; the plan has %lld tensors", (long long)i,
                           (unsigned long long)nbytes, (long long)p->n);
-    const eng_mk_tensor *t = &p->t[i];
+    const mk_tensor *t = &p->t[i];
     mk__part proto = {.t = t, .seed = w->job->seed, .ti = i,
                       .row_bytes = t->nbytes / (uint64_t)t->ne[1], .buf = buf};
     if (!mk__fill_parallel(&proto, t->ne[1], w->n_threads))
@@ -431,13 +430,13 @@ static int mk__resolve_threads(int n) {
     return n < MK_MAX_THREADS ? n : MK_MAX_THREADS;
 }
 
-int eng_mk_job_write(const eng_mk_job *job, const char *path, sb_err *err) {
+int mk_job_write(const mk_job *job, const char *path, sb_err *err) {
     gguf_writer *w = gguf_writer_create();
     if (!w) return sb_err_set(err, __func__, "out of memory");
     mk__write_hparams(w, job);
     mk__write_tokenizer(w, job);
     for (int64_t i = 0; i < job->plan.n; i++) {
-        const eng_mk_tensor *t = &job->plan.t[i];
+        const mk_tensor *t = &job->plan.t[i];
         gguf_writer_add_tensor(w, t->name, t->type, t->n_dims, t->ne);
     }
     mk__writer ctx = {.job = job, .n_threads = mk__resolve_threads(job->n_threads),
@@ -447,10 +446,10 @@ int eng_mk_job_write(const eng_mk_job *job, const char *path, sb_err *err) {
     return rc;
 }
 
-int eng_mkmodel(const eng_mkmodel_opts *o, const char *path, sb_err *err) {
-    eng_mk_job job;
-    if (eng_mk_job_init(&job, o, err)) return -1;
-    int rc = eng_mk_job_write(&job, path, err);
-    eng_mk_job_free(&job);
+int mk_model_write(const mk_opts *o, const char *path, sb_err *err) {
+    mk_job job;
+    if (mk_job_init(&job, o, err)) return -1;
+    int rc = mk_job_write(&job, path, err);
+    mk_job_free(&job);
     return rc;
 }

@@ -2,11 +2,11 @@
 # One call on a GPU machine that lacks the build's -dev packages: the CUDA
 # tests, then the step-cost table of each build given, on one synthetic
 # 7b-shape Q4_K_M model. Binaries come prebuilt (README: "A GPU machine
-# without the build's -dev packages"), packed by bench/gpu_pack.sh as
+# without the build's -dev packages"), packed by bench/programs/gpu_pack.sh as
 # DIR.tar.xz archives of sb, engine_steps and (optionally) the GPU tests
 # with lib/libcmocka.so.0.
 #
-# usage: bench/gpu_session.sh NAME=ARCHIVE... (env: OUT, the log folder;
+# usage: bench/programs/gpu_session.sh NAME=ARCHIVE... (env: OUT, the log folder;
 #        STEPS="--depth 0 --depth 4096 --reps 20" engine_steps' options;
 #        PROFILE=1 also runs each build's table with SB_CUDA_PROFILE=1;
 #        VARIANTS="kg0:SB_CUDA_KGEMV=0 split:SB_CUDA_ATTN=split,SB_CUDA_GRAPHS=0"

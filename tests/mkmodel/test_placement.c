@@ -1,5 +1,5 @@
 /*
- * eng_mk_matrix_type (engine/mkmodel.c), the one tensor-type placement of
+ * mk_matrix_type (mkmodel/mkmodel.c), the one tensor-type placement of
  * sb mkmodel and sb quantize, by tensor name: llama.cpp's Q4_K_M rules for
  * names as they come from any file (test_mkmodel.c checks whole plans of
  * the real shapes), and llama.cpp's general.file_type numbers.
@@ -10,10 +10,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 
 static krn_type q4km(const char *name, int64_t ne0, int n_layer, bool tied) {
-    return eng_mk_matrix_type(ENG_RECIPE_Q4_K_M, name, ne0, n_layer, tied);
+    return mk_matrix_type(MK_RECIPE_Q4_K_M, name, ne0, n_layer, tied);
 }
 
 static void test_q4_k_m_by_name(void **state) {
@@ -47,9 +47,9 @@ static void test_other_recipes(void **state) {
     const char *names[] = {"token_embd.weight", "output.weight",
                            "blk.0.attn_v.weight", "blk.7.ffn_gate.weight"};
     for (int i = 0; i < 4; i++) {
-        assert_int_equal(eng_mk_matrix_type(ENG_RECIPE_Q8_0, names[i], 896, 24,
+        assert_int_equal(mk_matrix_type(MK_RECIPE_Q8_0, names[i], 896, 24,
                                             true), KRN_Q8_0);
-        assert_int_equal(eng_mk_matrix_type(ENG_RECIPE_F32, names[i], 896, 24,
+        assert_int_equal(mk_matrix_type(MK_RECIPE_F32, names[i], 896, 24,
                                             true), KRN_F32);
     }
 }
@@ -57,10 +57,10 @@ static void test_other_recipes(void **state) {
 /* llama.cpp's LLAMA_FTYPE_ALL_F32, _MOSTLY_Q8_0, _MOSTLY_Q4_K_M. */
 static void test_file_types(void **state) {
     (void)state;
-    assert_int_equal(eng_mk_recipe_ftype(ENG_RECIPE_F32), 0);
-    assert_int_equal(eng_mk_recipe_ftype(ENG_RECIPE_Q8_0), 7);
-    assert_int_equal(eng_mk_recipe_ftype(ENG_RECIPE_Q4_K_M), 15);
-    assert_int_equal(eng_mk_recipe_ftype((eng_recipe)99), 0);
+    assert_int_equal(mk_recipe_ftype(MK_RECIPE_F32), 0);
+    assert_int_equal(mk_recipe_ftype(MK_RECIPE_Q8_0), 7);
+    assert_int_equal(mk_recipe_ftype(MK_RECIPE_Q4_K_M), 15);
+    assert_int_equal(mk_recipe_ftype((mk_recipe)99), 0);
 }
 
 int main(void) {

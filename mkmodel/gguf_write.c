@@ -1,8 +1,8 @@
 /*
- * gguf_write.c — the GGUF v3 writer (gguf.h).
+ * gguf_write.c — the GGUF v3 writer (gguf_write.h).
  *
  * Declarations (gguf_writer_set_*, gguf_writer_add_tensor) copy what they
- * are given and check it against the reader's limits (gguf_private.h), so
+ * are given and check it against the reader's limits (engine/gguf.h), so
  * the writer never produces a file gguf_open refuses. The first bad
  * declaration is kept in the writer and reported by gguf_writer_write, which
  * then writes nothing.
@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gguf_private.h"
+#include "gguf_write.h"
 
 /* Header bytes are staged in a buffer this big; tensor data (already one
  * big buffer) is written straight through. */
@@ -139,10 +139,10 @@ static char *gguf__copy_str(gguf_writer *w, const char *where, const char *key,
         sb_err_set(&w->err, where, "key '%s': string is NULL", key);
         return NULL;
     }
-    if (strlen(s) > GGUF__MAX_STR) {
+    if (strlen(s) > GGUF_MAX_STR) {
         sb_err_set(&w->err, where, "key '%s': string of %zu bytes exceeds the "
                    "cap of %llu", key, strlen(s),
-                   (unsigned long long)GGUF__MAX_STR);
+                   (unsigned long long)GGUF_MAX_STR);
         return NULL;
     }
     char *c = strdup(s);
@@ -351,7 +351,7 @@ static void gguf__pad(gguf__out *o, uint64_t align) {
 
 /* general.alignment when set (checked to be a power of two), else 32. */
 static int gguf__alignment(const gguf_writer *w, uint64_t *align, sb_err *err) {
-    *align = GGUF__DEFAULT_ALIGN;
+    *align = GGUF_DEFAULT_ALIGN;
     for (int64_t i = 0; i < w->n_kv; i++) {
         const gguf__wkv *kv = &w->kv[i];
         if (strcmp(kv->key, "general.alignment") != 0) continue;

@@ -2,7 +2,7 @@
  * quantize_model.c — sb quantize: rewrite a qwen2 GGUF (typically the F32
  * export of a trained model) with its weight matrices quantized.
  *
- * Placement is sb mkmodel's (eng_mk_matrix_type, engine/mkmodel.h): Q8_0
+ * Placement is sb mkmodel's (mk_matrix_type, mkmodel/mkmodel_internal.h): Q8_0
  * quantizes every matrix; Q4_K_M places types as llama.cpp does. Vectors
  * (norms, biases) stay F32, and so does a matrix whose rows do not fit the
  * type's blocks. A row is dequantized to floats and quantized again with
@@ -19,26 +19,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "gguf.h"
-#include "mkmodel.h"
+#include "../engine/engine.h"
+#include "gguf_write.h"
+#include "mkmodel_internal.h"
 
 /* ---- placement ---- */
 
 /* The new type of tensor t: vectors F32; matrices per the recipe, or F32
  * when their rows do not fit the recipe's blocks. */
-static krn_type qm__target(const gguf_tensor *t, eng_recipe r, int n_layer,
+static krn_type quantize_model__target(const gguf_tensor *t, mk_recipe r, int n_layer,
                            bool tied) {
     bool matrix = t->n_dims >= 2 && t->ne[1] > 1;
     krn_type want = KRN_F32;
-    if (matrix) want = eng_mk_matrix_type(r, t->name, t->ne[0], n_layer, tied);
+    if (matrix) want = mk_matrix_type(r, t->name, t->ne[0], n_layer, tied);
     uint64_t row;
     return krn_row_bytes(want, t->ne[0], &row) ? want : KRN_F32;
 }
 
 /* ---- metadata ---- */
 
-static char *qm__dup(gguf_str s) {
+static char *quantize_model__dup(gguf_str s) {
     char *p = malloc(s.len + 1);
     if (p) {
         memcpy(p, s.ptr, s.len);
@@ -47,7 +47,7 @@ static char *qm__dup(gguf_str s) {
     return p;
 }
 
-static int qm__copy_array(const gguf_file *f, int64_t i, const char *key,
+static int quantize_model__copy_array(const gguf_file *f, int64_t i, const char *key,
                           gguf_writer *w, sb_err *err) {
     gguf_vtype elem;
     uint64_t n;
@@ -64,7 +64,7 @@ static int qm__copy_array(const gguf_file *f, int64_t i, const char *key,
     char **v = calloc(n ? n : 1, sizeof *v);
     int rc = v ? 0 : sb_err_set(err, __func__, "out of memory for '%s'", key);
     for (uint64_t k = 0; !rc && k < n; k++)
-        if (!(v[k] = qm__dup(gguf_arr_str(f, i, k))))
+        if (!(v[k] = quantize_model__dup(gguf_arr_str(f, i, k))))
             rc = sb_err_set(err, __func__, "out of memory for '%s'", key);
     if (!rc) gguf_writer_set_arr_str(w, key, (const char *const *)v, n);
     for (uint64_t k = 0; v && k < n; k++) free(v[k]);
@@ -72,7 +72,7 @@ static int qm__copy_array(const gguf_file *f, int64_t i, const char *key,
     return rc;
 }
 
-static int qm__copy_kv(const gguf_file *f, int64_t i, gguf_writer *w,
+static int quantize_model__copy_kv(const gguf_file *f, int64_t i, gguf_writer *w,
                        sb_err *err) {
     gguf_str k = gguf_kv_key(f, i);
     char key[GGUF_MAX_NAME + 1];
@@ -95,7 +95,7 @@ static int qm__copy_kv(const gguf_file *f, int64_t i, gguf_writer *w,
         return 0;
     case GGUF_STRING: {
         if (gguf_get_str(f, key, &s, err)) return -1;
-        char *v = qm__dup(s);
+        char *v = quantize_model__dup(s);
         if (!v) return sb_err_set(err, __func__, "out of memory for '%s'", key);
         gguf_writer_set_str(w, key, v);
         free(v);
@@ -107,7 +107,7 @@ static int qm__copy_kv(const gguf_file *f, int64_t i, gguf_writer *w,
         gguf_writer_set_bool(w, key, b);
         return 0;
     }
-    case GGUF_ARRAY: return qm__copy_array(f, i, key, w, err);
+    case GGUF_ARRAY: return quantize_model__copy_array(f, i, key, w, err);
     }
     return sb_err_set(err, __func__, "metadata key '%s' has a type (%d) that "
                       "cannot be copied yet", key, (int)gguf_kv_type(f, i));
@@ -115,16 +115,16 @@ static int qm__copy_kv(const gguf_file *f, int64_t i, gguf_writer *w,
 
 /* ---- tensors ---- */
 
-typedef struct qm__job {
+typedef struct quantize_model__job {
     const gguf_file *in;
     krn_type *types;   /* new type per tensor, in file order */
     float *row;        /* one row of floats, the longest row */
-} qm__job;
+} quantize_model__job;
 
 /* Tensor i, row by row: the input row to floats, then to the new type. */
-static int qm__fill(void *ctx, int64_t i, void *buf, uint64_t nbytes,
+static int quantize_model__fill(void *ctx, int64_t i, void *buf, uint64_t nbytes,
                     sb_err *err) {
-    qm__job *j = ctx;
+    quantize_model__job *j = ctx;
     const gguf_tensor *t = gguf_tensor_at(j->in, i);
     uint64_t rows = (uint64_t)t->ne[1];
     uint64_t src_row = t->nbytes / rows, dst_row = nbytes / rows;
@@ -140,8 +140,8 @@ static int qm__fill(void *ctx, int64_t i, void *buf, uint64_t nbytes,
 }
 
 /* Plans the new tensors: their types, and one row buffer for the widest. */
-static int qm__plan(const gguf_file *in, eng_recipe r, gguf_writer *w,
-                    qm__job *j, sb_err *err) {
+static int quantize_model__plan(const gguf_file *in, mk_recipe r, gguf_writer *w,
+                    quantize_model__job *j, sb_err *err) {
     uint32_t n_layer = 0;
     if (gguf_get_u32(in, "qwen2.block_count", &n_layer, err)) return -1;
     bool tied = !gguf_find_tensor(in, "output.weight");
@@ -153,7 +153,7 @@ static int qm__plan(const gguf_file *in, eng_recipe r, gguf_writer *w,
         if (t->n_dims > 2)
             return sb_err_set(err, __func__, "tensor '%s' has %u dimensions, "
                               "expected 1 or 2", t->name, (unsigned)t->n_dims);
-        j->types[i] = qm__target(t, r, (int)n_layer, tied);
+        j->types[i] = quantize_model__target(t, r, (int)n_layer, tied);
         if (t->ne[0] > widest) widest = t->ne[0];
         gguf_writer_add_tensor(w, t->name, j->types[i], t->n_dims, t->ne);
     }
@@ -162,9 +162,9 @@ static int qm__plan(const gguf_file *in, eng_recipe r, gguf_writer *w,
     return 0;
 }
 
-int eng_quantize_model(const char *in_path, const char *out_path,
-                       eng_recipe recipe, sb_err *err) {
-    if ((unsigned)recipe > ENG_RECIPE_Q4_K_M)
+int mk_model_quantize(const char *in_path, const char *out_path,
+                       mk_recipe recipe, sb_err *err) {
+    if ((unsigned)recipe > MK_RECIPE_Q4_K_M)
         return sb_err_set(err, __func__, "recipe %d is out of range",
                           (int)recipe);
     if (!strcmp(in_path, out_path))
@@ -176,19 +176,19 @@ int eng_quantize_model(const char *in_path, const char *out_path,
     eng_model_free(check);
     gguf_file *in = gguf_open(in_path, err);
     gguf_writer *w = gguf_writer_create();
-    qm__job j = {.in = in};
+    quantize_model__job j = {.in = in};
     int rc = -1;
     if (!in || !w) {
         if (!w) sb_err_set(err, __func__, "out of memory");
         goto done;
     }
     for (int64_t i = 0; i < gguf_kv_count(in); i++)
-        if (qm__copy_kv(in, i, w, err)) goto done;
-    gguf_writer_set_u32(w, "general.file_type", eng_mk_recipe_ftype(recipe));
-    if (recipe != ENG_RECIPE_F32)
+        if (quantize_model__copy_kv(in, i, w, err)) goto done;
+    gguf_writer_set_u32(w, "general.file_type", mk_recipe_ftype(recipe));
+    if (recipe != MK_RECIPE_F32)
         gguf_writer_set_u32(w, "general.quantization_version", 2);
-    if (qm__plan(in, recipe, w, &j, err)) goto done;
-    rc = gguf_writer_write(w, out_path, qm__fill, &j, err);
+    if (quantize_model__plan(in, recipe, w, &j, err)) goto done;
+    rc = gguf_writer_write(w, out_path, quantize_model__fill, &j, err);
 done:
     free(j.types);
     free(j.row);

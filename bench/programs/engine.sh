@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Step cost per row count of the engine on a synthetic Qwen2.5-7B-shaped
 # Q4_K_M model (4,677,120,000 tensor bytes, as llama.cpp's own file).
-# usage: bench/engine.sh   (env: BUILD=build DEVICE=cuda MODEL=/tmp/sb-7b-q4_k_m.gguf)
+# usage: bench/programs/engine.sh   (env: BUILD=build DEVICE=cuda MODEL=/tmp/sb-7b-q4_k_m.gguf)
 set -euo pipefail
 BUILD=${BUILD:-build} DEVICE=${DEVICE:-cuda} MODEL=${MODEL:-/tmp/sb-7b-q4_k_m.gguf}
 [ -f "$MODEL" ] || "$BUILD/sb" mkmodel --shape 7b --quant q4_k_m --seed 1 -o "$MODEL"

@@ -1,8 +1,8 @@
 /*
- * bench.h — the public face of bench/'s library: what `sb bench` (cli/
- * cmd_bench.c) runs on the code-edit tasks of bench/edits/ (issue 7), and
- * the engine measurements that bench/engine_steps.c and bench/membw.c
- * print on their own.
+ * bench.h — the public face of bench/lib/, the benchmark library: what
+ * `sb bench` (cli/cmd_bench.c) runs on the code-edit tasks of bench/edits/
+ * (issue 7), and the engine measurements that the programs
+ * bench/programs/engine_steps.c and membw.c print on their own.
  *
  *     sb_err err = {0};
  *     bench_task *tasks; int n;
@@ -16,17 +16,17 @@
  *     bench_tasks_free(tasks, n);
  *
  * A task's two runs use the same request and the same output cap, greedy:
- * the determinism contract (DESIGN.md §2) says their tokens are identical,
- * and the harness checks it (bench_task_result.identical). Every number
- * the harness reports is measured in the same process, on the same
- * session: the drafter's ceiling is priced with the step costs measured
+ * the determinism contract (docs/determinism.md) says their tokens are
+ * identical, and the harness checks it (bench_task_result.identical).
+ * Every number the harness reports is measured in the same process, on the
+ * same session: the drafter's ceiling is priced with the step costs measured
  * there, not with a stored table.
  *
  * A run's JSON (bench_json) can be read back (bench_saved_load) and drawn
  * again by the same table, section and plot code, where the run was not.
  *
- * The other C files of bench/ with a main() are programs, not part of this
- * library: engine_steps.c, membw.c, tokenize_speed.c.
+ * The programs in bench/programs/ (engine_steps.c, membw.c,
+ * tokenize_speed.c) link this library; they are not part of it.
  */
 #ifndef SB_BENCH_H
 #define SB_BENCH_H
@@ -36,11 +36,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../base/base.h"
-#include "../edit/edit.h"
-#include "../engine/engine.h"
+#include "../../base/base.h"
+#include "../../edit/edit.h"
+#include "../../engine/engine.h"
 
-/* ==== Tasks (bench/tasks.c) =============================================== */
+/* ==== Tasks (tasks.c) ==================================================== */
 
 /* One folder of bench/edits/ (format: bench/edits/README.md). Every string
  * is owned by the task and NUL-terminated; freed by bench_tasks_free. */
@@ -70,7 +70,7 @@ int bench_tasks_load(const char *dir, const char *only, bench_task **tasks,
                      int *n, sb_err *err);
 void bench_tasks_free(bench_task *tasks, int n);
 
-/* ==== Engine figures (bench/engine_cost.c, bench/devcopy*.{c,cu}) ========== */
+/* ==== Engine figures (engine_cost.c, devcopy*.{c,cu}) ===================== */
 
 /* The row counts a step is timed at: the CUDA backend's row buckets that
  * the speculative loop reaches (a step of other sizes is padded up). */
@@ -133,7 +133,7 @@ typedef struct bench_engine {
 int bench_engine_measure(eng_session *s, const bench_engine_opts *o,
                          bool progress, bench_engine *e, sb_err *err);
 
-/* ==== One task, speculation off and on (bench/run_task.c) ================== */
+/* ==== One task, speculation off and on (run_task.c) ====================== */
 
 /* One edit_run, as the harness reports it. */
 typedef struct bench_run {
@@ -198,7 +198,7 @@ int bench_task_run(eng_session *s, const bench_task *t, const bench_engine *e,
                    bench_perturb_fn perturb, void *perturb_ctx,
                    bench_task_result *r, sb_err *err);
 
-/* ==== Reports (bench/report.c, bench/results_md.c, bench/plots.c) ========== */
+/* ==== Reports (report.c, results_md.c, plots.c) =========================== */
 
 /* What the run was, for every report. Strings are borrowed. */
 typedef struct bench_meta {
@@ -263,7 +263,7 @@ int bench_plots(const char *dir, const bench_engine *e,
                 const bench_task_result *r, int n, const bench_totals *t,
                 char *why, size_t why_cap, sb_err *err);
 
-/* ==== A saved run (bench/saved.c) ======================================== */
+/* ==== A saved run (saved.c) ============================================== */
 
 /* A run read back from the JSON bench_json made: what the reports above
  * take, so a run made on one machine can be drawn on another. */

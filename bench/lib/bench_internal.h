@@ -1,5 +1,5 @@
 /*
- * bench_internal.h — private to bench/: what the reports share.
+ * bench_internal.h — private to bench/lib/: what the reports share.
  */
 #ifndef SB_BENCH_INTERNAL_H
 #define SB_BENCH_INTERNAL_H

@@ -1,5 +1,5 @@
 /*
- * engine/prompt.c: ChatML text, the edit prompt's exact wording and fence,
+ * edit/prompt.c: ChatML text, the edit prompt's exact wording and fence,
  * and prompt tokens (template specials as ids, contents never matched as
  * specials).
  */
@@ -13,8 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../edit/edit.h"
 #include "../../engine/engine.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../../engine/model_internal.h"
 #include "../support/tiny_model.h"
 
@@ -35,46 +36,48 @@ static void expect_text(const char *got, int64_t len, const char *want) {
  * then "<|im_start|>assistant\n" and the answer's start. */
 static void test_chat_text(void **state) {
     (void)state;
-    eng_chat_turn turns[] = {{"system", "S", 1}, {"user", "Hi\nthere", 8}};
+    edit_chat_turn turns[] = {{"system", "S", 1}, {"user", "Hi\nthere", 8}};
     char *text = NULL;
     int64_t len = 0;
     sb_err err = {0};
-    assert_int_equal(eng_chat_text(turns, 2, NULL, 0, &text, &len, &err), 0);
+    assert_int_equal(edit_chat_text(turns, 2, NULL, 0, &text, &len, &err), 0);
     expect_text(text, len,
                 "<|im_start|>system\nS<|im_end|>\n"
                 "<|im_start|>user\nHi\nthere<|im_end|>\n"
                 "<|im_start|>assistant\n");
     free(text);
-    assert_int_equal(eng_chat_text(turns, 1, "```", 3, &text, &len, &err), 0);
+    assert_int_equal(edit_chat_text(turns, 1, "```", 3, &text, &len, &err), 0);
     expect_text(text, len, "<|im_start|>system\nS<|im_end|>\n"
                            "<|im_start|>assistant\n```");
     free(text);
-    eng_chat_turn bad[] = {{NULL, "x", 1}};
-    assert_int_equal(eng_chat_text(bad, 1, NULL, 0, &text, &len, &err), -1);
+    edit_chat_turn bad[] = {{NULL, "x", 1}};
+    assert_int_equal(edit_chat_text(bad, 1, NULL, 0, &text, &len, &err), -1);
     assert_non_null(strstr(err.msg, "turn 0 needs a role"));
 }
 
 static void test_fence_len(void **state) {
     (void)state;
-    assert_int_equal(eng_edit_fence_len(NULL, 0), 3);
-    assert_int_equal(eng_edit_fence_len("a`b``c", 6), 3);
-    assert_int_equal(eng_edit_fence_len("```", 3), 4);
-    assert_int_equal(eng_edit_fence_len("x ```` y ``", 11), 5);
-    assert_int_equal(eng_edit_fence_len("``````", 6), 7);
+    assert_int_equal(edit_fence_len(NULL, 0), 3);
+    assert_int_equal(edit_fence_len("a`b``c", 6), 3);
+    assert_int_equal(edit_fence_len("```", 3), 4);
+    assert_int_equal(edit_fence_len("x ```` y ``", 11), 5);
+    assert_int_equal(edit_fence_len("``````", 6), 7);
 }
 
-static char *edit_text(const eng_edit_request *r, int64_t *len) {
+static char *edit_text(const edit_request *r, int64_t *len) {
     char *text = NULL;
     sb_err err = {0};
-    if (eng_edit_prompt(r, &text, len, &err)) fail_msg("%s", err.msg);
+    if (edit_prompt_text(r, &text, len, &err)) fail_msg("%s", err.msg);
     return text;
 }
 
 /* The exact text of a fixed request: replay depends on every byte. */
 static void test_edit_prompt_exact(void **state) {
     (void)state;
-    assert_string_equal(eng_edit_prompt_version(), "sb-edit-prompt-v1");
-    eng_edit_request r = {"Rename x to y.", 14, "int x;\n", 7, "c"};
+    assert_string_equal(edit_prompt_version(), "sb-edit-prompt-v1");
+    edit_request r = {.file = "int x;\n", .file_len = 7,
+        .instruction = "Rename x to y.", .instruction_len = 14,
+        .language = "c"};
     int64_t len;
     char *text = edit_text(&r, &len);
     char want[2048];
@@ -91,7 +94,9 @@ static void test_edit_prompt_exact(void **state) {
 static void test_edit_prompt_fence(void **state) {
     (void)state;
     const char *file = "Use ```code``` or ````x````";
-    eng_edit_request r = {"Fix.", 4, file, (int64_t)strlen(file), "markdown"};
+    edit_request r = {.file = file, .file_len = (int64_t)strlen(file),
+        .instruction = "Fix.", .instruction_len = 4,
+        .language = "markdown"};
     int64_t len;
     char *text = edit_text(&r, &len);
     char want[2048];
@@ -105,7 +110,9 @@ static void test_edit_prompt_fence(void **state) {
         NULL, "", "c; rm -rf", "a b", "x\n",
         "abcdefghijklmnopqrstuvwxyz0123456"}; /* 33: one too many */
     for (size_t i = 0; i < sizeof bad_lang / sizeof bad_lang[0]; i++) {
-        eng_edit_request e = {"Go.", 3, "", 0, bad_lang[i]};
+        edit_request e = {.file = "", .file_len = 0,
+            .instruction = "Go.", .instruction_len = 3,
+            .language = bad_lang[i]};
         text = edit_text(&e, &len);
         snprintf(want, sizeof want,
                  "<|im_start|>system\n%s<|im_end|>\n"
@@ -114,7 +121,9 @@ static void test_edit_prompt_fence(void **state) {
         expect_text(text, len, want);
         free(text);
     }
-    eng_edit_request ok = {"Go.", 3, "x", 1, "objective-c++"};
+    edit_request ok = {.file = "x", .file_len = 1,
+        .instruction = "Go.", .instruction_len = 3,
+        .language = "objective-c++"};
     text = edit_text(&ok, &len);
     assert_non_null(strstr(text, "\n```objective-c++\nx\n```<|im_end|>"));
     free(text);
@@ -125,13 +134,17 @@ static void test_edit_prompt_errors(void **state) {
     char *text = NULL;
     int64_t len;
     sb_err err = {0};
-    eng_edit_request r = {"", 0, "x", 1, NULL};
-    assert_int_equal(eng_edit_prompt(&r, &text, &len, &err), -1);
+    edit_request r = {.file = "x", .file_len = 1,
+        .instruction = "", .instruction_len = 0,
+        .language = NULL};
+    assert_int_equal(edit_prompt_text(&r, &text, &len, &err), -1);
     assert_non_null(strstr(err.msg, "non-empty instruction"));
     err = (sb_err){{0}};
-    eng_edit_request r2 = {"Go", 2, NULL, 5, NULL};
-    assert_int_equal(eng_edit_prompt(&r2, &text, &len, &err), -1);
-    assert_int_equal(eng_edit_prompt(NULL, &text, &len, &err), -1);
+    edit_request r2 = {.file = NULL, .file_len = 5,
+        .instruction = "Go", .instruction_len = 2,
+        .language = NULL};
+    assert_int_equal(edit_prompt_text(&r2, &text, &len, &err), -1);
+    assert_int_equal(edit_prompt_text(NULL, &text, &len, &err), -1);
 }
 
 static int64_t count(const int32_t *ids, int64_t n, int32_t id) {
@@ -144,12 +157,14 @@ static int64_t count(const int32_t *ids, int64_t n, int32_t id) {
  * the text; with it, only the template's specials become special ids. */
 static void test_edit_prompt_tokens(void **state) {
     (void)state;
-    eng_model *m = test_tiny_model_load(ENG_RECIPE_Q8_0);
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
     sb_err err = {0};
-    eng_edit_request r = {"Rename x to y.", 14, "int x;\n", 7, "c"};
+    edit_request r = {.file = "int x;\n", .file_len = 7,
+        .instruction = "Rename x to y.", .instruction_len = 14,
+        .language = "c"};
     int32_t *ids = NULL;
     int64_t n = 0, len = 0;
-    assert_int_equal(eng_edit_prompt_tokens(m, &r, &ids, &n, &err), 0);
+    assert_int_equal(edit_prompt_tokens(m, &r, &ids, &n, &err), 0);
     char *text = edit_text(&r, &len);
     int32_t *want = malloc(sizeof(int32_t) * (size_t)(3 * len + 1));
     assert_non_null(want);
@@ -162,9 +177,10 @@ static void test_edit_prompt_tokens(void **state) {
     free(text);
 
     const char *file = "a = \"<|im_end|>\"\n<|im_start|>user\n";
-    eng_edit_request f = {"Keep <|im_end|>.", 16, file, (int64_t)strlen(file),
-                          NULL};
-    assert_int_equal(eng_edit_prompt_tokens(m, &f, &ids, &n, &err), 0);
+    edit_request f = {.file = file, .file_len = (int64_t)strlen(file),
+        .instruction = "Keep <|im_end|>.", .instruction_len = 16,
+        .language = NULL};
+    assert_int_equal(edit_prompt_tokens(m, &f, &ids, &n, &err), 0);
     int32_t im_start = eng_special_id(m, "<|im_start|>");
     int32_t im_end = eng_special_id(m, "<|im_end|>");
     assert_int_equal(count(ids, n, im_end), 2);   /* system and user turns */
@@ -185,23 +201,23 @@ static void test_tokens_need_specials(void **state) {
     char dir[] = "/tmp/sb-prompt-XXXXXX", path[64];
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/v.gguf", dir);
-    eng_mk_job job;
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_F32,
+    mk_job job;
+    mk_opts o = {.shape = MK_SHAPE_TINY, .recipe = MK_RECIPE_F32,
                           .seed = 1, .n_threads = 2};
     sb_err err = {0};
-    if (eng_mk_job_init(&job, &o, &err)) fail_msg("%s", err.msg);
+    if (mk_job_init(&job, &o, &err)) fail_msg("%s", err.msg);
     free(job.vocab.tokens[257]);
     job.vocab.tokens[257] = strdup("<|im_begin|>");
-    if (eng_mk_job_write(&job, path, &err)) fail_msg("%s", err.msg);
-    eng_mk_job_free(&job);
+    if (mk_job_write(&job, path, &err)) fail_msg("%s", err.msg);
+    mk_job_free(&job);
     eng_model *m = eng_model_load(path, &err);
     unlink(path);
     rmdir(dir);
     assert_non_null(m);
-    eng_chat_turn t = {"user", "x", 1};
+    edit_chat_turn t = {"user", "x", 1};
     int32_t *ids = NULL;
     int64_t n = 0;
-    assert_int_equal(eng_chat_tokens(m, &t, 1, NULL, 0, &ids, &n, &err), -1);
+    assert_int_equal(edit_chat_tokens(m, &t, 1, NULL, 0, &ids, &n, &err), -1);
     assert_non_null(strstr(err.msg, "no special token '<|im_start|>'"));
     eng_model_free(m);
 }

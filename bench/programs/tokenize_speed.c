@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/base.h"
-#include "../engine/engine.h"
+#include "../../base/base.h"
+#include "../../engine/engine.h"
 
 typedef struct buf {
     char *p;

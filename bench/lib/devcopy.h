@@ -1,5 +1,5 @@
 /*
- * devcopy.h — private to bench/: the one CUDA call the harness makes
+ * devcopy.h — private to bench/lib/: the one CUDA call the harness makes
  * itself, the device's copy bandwidth (bench_device_copy_gbs in bench.h).
  * devcopy.cu implements it; devcopy_absent.c stands in for builds without
  * nvcc. C linkage, so that nvcc's C++ and the C library meet.

@@ -1,6 +1,6 @@
 /*
  * engine_steps — the cost of one forward step per row count, the table the
- * speculative loop's draft-length choice is made from (DESIGN.md §4).
+ * speculative loop's draft-length choice is made from (drafter/length.h).
  *
  * usage: engine_steps MODEL [--device cpu|cuda] [--depth D]... [--reps N]
  *        [--threads N] [--ctx N] [--rows N]
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "../lib/bench.h"
 
 enum { MAX_DEPTHS = 8 };
 

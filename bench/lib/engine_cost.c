@@ -17,7 +17,7 @@ const int bench_bucket_rows[BENCH_N_BUCKETS] = {1, 2, 4, 8, 16, 24, 32, 48, 64};
 
 /* Token ids for timed steps: any ids the vocabulary has (costs do not
  * depend on which). */
-static void cost__ids(int32_t ids[KRN_MAX_ROWS]) {
+static void engine_cost__ids(int32_t ids[KRN_MAX_ROWS]) {
     for (int i = 0; i < KRN_MAX_ROWS; i++) ids[i] = (int32_t)(' ' + i);
 }
 
@@ -27,7 +27,7 @@ int bench_kv_fill(eng_session *s, int32_t d, sb_err *err) {
                           "holds %d positions, %d rows past it are needed",
                           (int)d, (int)eng_session_capacity(s), KRN_MAX_ROWS);
     int32_t ids[KRN_MAX_ROWS];
-    cost__ids(ids);
+    engine_cost__ids(ids);
     float *logits = eng_session_logits(s);
     eng_session_truncate(s, 0);
     while (eng_session_length(s) < d) {
@@ -38,7 +38,7 @@ int bench_kv_fill(eng_session *s, int32_t d, sb_err *err) {
     return 0;
 }
 
-static int cost__cmp(const void *a, const void *b) {
+static int engine_cost__cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
@@ -53,7 +53,7 @@ int bench_step_ms(eng_session *s, int32_t d, int rows, int reps, double *ms,
                           "reps, a filled cache", rows, reps, (int)d,
                           (int)eng_session_length(s), KRN_MAX_ROWS, MAX_REPS);
     int32_t ids[KRN_MAX_ROWS];
-    cost__ids(ids);
+    engine_cost__ids(ids);
     float *logits = eng_session_logits(s);
     double t[MAX_REPS];
     for (int i = -WARM; i < reps; i++) {
@@ -63,20 +63,20 @@ int bench_step_ms(eng_session *s, int32_t d, int rows, int reps, double *ms,
         if (i >= 0) t[i] = (sb_now() - t0) * 1e3;
     }
     eng_session_truncate(s, d);
-    qsort(t, (size_t)reps, sizeof *t, cost__cmp);
+    qsort(t, (size_t)reps, sizeof *t, engine_cost__cmp);
     *ms = t[reps / 2];
     return 0;
 }
 
-static uint64_t cost__tensor_bytes(const krn_tensor *t) {
+static uint64_t engine_cost__tensor_bytes(const krn_tensor *t) {
     uint64_t row = 0;
     if (!t->data || !krn_row_bytes(t->type, t->ne0, &row)) return 0;
     return row * (uint64_t)t->ne1;
 }
 
 uint64_t bench_streamed_bytes(const krn_model *m) {
-    uint64_t n = cost__tensor_bytes(&m->output_norm) +
-                 cost__tensor_bytes(&m->output);
+    uint64_t n = engine_cost__tensor_bytes(&m->output_norm) +
+                 engine_cost__tensor_bytes(&m->output);
     for (int32_t l = 0; l < m->n_layer; l++) {
         const krn_layer *y = &m->layers[l];
         const krn_tensor *all[] = {&y->attn_norm, &y->wq, &y->wk, &y->wv,
@@ -84,21 +84,21 @@ uint64_t bench_streamed_bytes(const krn_model *m) {
                                    &y->ffn_norm, &y->w_gate, &y->w_up,
                                    &y->w_down};
         for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-            n += cost__tensor_bytes(all[i]);
+            n += engine_cost__tensor_bytes(all[i]);
     }
     return n;
 }
 
 /* ---- host read bandwidth ------------------------------------------------- */
 
-typedef struct cost__part {
+typedef struct engine_cost__part {
     const uint64_t *p;
     size_t n;
     uint64_t sum;
-} cost__part;
+} engine_cost__part;
 
-static void *cost__read_part(void *arg) {
-    cost__part *w = arg;
+static void *engine_cost__read_part(void *arg) {
+    engine_cost__part *w = arg;
     /* Four independent sums let the loads overlap; XOR keeps it cheap. */
     uint64_t a = 0, b = 0, c = 0, d = 0;
     for (size_t i = 0; i + 4 <= w->n; i += 4) {
@@ -113,17 +113,18 @@ static void *cost__read_part(void *arg) {
 
 /* One timed pass of nt threads over buf; seconds, or -1 when a thread
  * could not be started. */
-static double cost__pass(const uint64_t *buf, size_t words, int nt,
+static double engine_cost__pass(const uint64_t *buf, size_t words, int nt,
                          uint64_t *sink) {
     pthread_t th[256];
-    cost__part parts[256];
+    engine_cost__part parts[256];
     int started = 0;
     double t0 = sb_now();
     for (; started < nt; started++) {
         size_t lo = words * (size_t)started / (size_t)nt;
         size_t hi = words * (size_t)(started + 1) / (size_t)nt;
-        parts[started] = (cost__part){buf + lo, hi - lo, 0};
-        if (pthread_create(&th[started], NULL, cost__read_part, &parts[started]))
+        parts[started] = (engine_cost__part){buf + lo, hi - lo, 0};
+        if (pthread_create(&th[started], NULL, engine_cost__read_part,
+                           &parts[started]))
             break;
     }
     for (int i = 0; i < started; i++) {
@@ -154,7 +155,7 @@ int bench_host_read_gbs(int threads, size_t bytes, int passes, double *gbs,
     double best = 0;
     uint64_t sink = 0;
     for (int i = 0; i < (passes > 0 ? passes : 1); i++) {
-        double s = cost__pass(buf, words, (int)nt, &sink);
+        double s = engine_cost__pass(buf, words, (int)nt, &sink);
         if (s > 0 && (double)(words * 8) / s / 1e9 > best)
             best = (double)(words * 8) / s / 1e9;
     }
@@ -171,7 +172,7 @@ int bench_host_read_gbs(int threads, size_t bytes, int passes, double *gbs,
 /* ---- all engine figures ---------------------------------------------------- */
 
 /* Bandwidth, its kind and the floor; a note instead when unmeasurable. */
-static void cost__floor(const bench_engine_opts *o, bench_engine *e) {
+static void engine_cost__floor(const bench_engine_opts *o, bench_engine *e) {
     sb_err why = {0};
     int rc;
     if (o->device == ENG_DEVICE_CUDA) {
@@ -208,7 +209,7 @@ int bench_engine_measure(eng_session *s, const bench_engine_opts *o,
              eng_session_device_name(s));
     e->streamed_bytes =
         bench_streamed_bytes(eng_model_desc(eng_session_model(s)));
-    cost__floor(o, e);
+    engine_cost__floor(o, e);
     for (int i = 0; i < o->n_depths; i++) {
         e->depths[i] = o->depths[i];
         if (progress)

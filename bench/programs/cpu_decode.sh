@@ -2,7 +2,7 @@
 # CPU decode speed of a synthetic 0.5b-shape Q4_K_M model vs the memory floor.
 # Every decode step streams all tensor bytes once (the tied embedding is the
 # LM head), so the floor is read bandwidth / tensor bytes.
-# usage: bench/cpu_decode.sh   (env: BUILD=build THREADS=2 TOKENS=32 SHAPE=0.5b)
+# usage: bench/programs/cpu_decode.sh   (env: BUILD=build THREADS=2 TOKENS=32 SHAPE=0.5b)
 set -euo pipefail
 BUILD=${BUILD:-build} THREADS=${THREADS:-2} TOKENS=${TOKENS:-32} SHAPE=${SHAPE:-0.5b}
 model=$BUILD/bench/$SHAPE-q4_k_m.gguf

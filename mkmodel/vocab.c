@@ -1,5 +1,5 @@
 /*
- * mkmodel_vocab.c — the vocabularies sb mkmodel writes: the built-in
+ * vocab.c — the vocabularies sb mkmodel writes: the built-in
  * byte-level one, or a Hugging Face tokenizer.json (the real Qwen vocabulary
  * for the tokenizer's reference test).
  *
@@ -13,16 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mkmodel.h"
-#include "model_internal.h"
+#include "../engine/gguf.h"
+#include "mkmodel_internal.h"
 
-static int mk__vocab_alloc(eng_mk_vocab *v, int32_t n, sb_err *err) {
+static int mk__vocab_alloc(mk_vocab *v, int32_t n, sb_err *err) {
     memset(v, 0, sizeof *v);
     v->eos = v->pad = -1;
     v->tokens = calloc((size_t)n, sizeof *v->tokens);
     v->types = calloc((size_t)n, sizeof *v->types);
     if (!v->tokens || !v->types) {
-        eng_mk_vocab_free(v);
+        mk_vocab_free(v);
         return sb_err_set(err, __func__, "out of memory for %d tokens", (int)n);
     }
     v->n = n;
@@ -32,24 +32,24 @@ static int mk__vocab_alloc(eng_mk_vocab *v, int32_t n, sb_err *err) {
 /* Fills every still-empty slot from `from` on with "[PAD<i>]" typed UNUSED,
  * as llama.cpp's converter does: not CONTROL, or the tokenizer would match
  * the text "[PAD151700]" as a special token where the reference does not. */
-static int mk__vocab_pad(eng_mk_vocab *v, int64_t from, sb_err *err) {
+static int mk__vocab_pad(mk_vocab *v, int64_t from, sb_err *err) {
     for (int64_t i = from; i < v->n; i++) {
         char buf[32];
         snprintf(buf, sizeof buf, "[PAD%lld]", (long long)i);
         if (!(v->tokens[i] = strdup(buf)))
             return sb_err_set(err, __func__, "out of memory");
-        v->types[i] = ENG_TOKEN_UNUSED;
+        v->types[i] = GGUF_TOKEN_UNUSED;
     }
     return 0;
 }
 
-static int32_t mk__vocab_find(const eng_mk_vocab *v, const char *s) {
+static int32_t mk__vocab_find(const mk_vocab *v, const char *s) {
     for (int64_t i = 0; i < v->n; i++)
         if (v->tokens[i] && !strcmp(v->tokens[i], s)) return (int32_t)i;
     return -1;
 }
 
-int eng_mk_vocab_builtin(int32_t n_vocab, eng_mk_vocab *out, sb_err *err) {
+int mk_vocab_builtin(int32_t n_vocab, mk_vocab *out, sb_err *err) {
     static const char *const special[] = {"<|endoftext|>", "<|im_start|>",
                                           "<|im_end|>"};
     enum { N_FIXED = 256 + 3 };
@@ -59,7 +59,7 @@ int eng_mk_vocab_builtin(int32_t n_vocab, eng_mk_vocab *out, sb_err *err) {
     if (mk__vocab_alloc(out, n_vocab, err)) return -1;
     for (int b = 0; b < 256; b++) {
         /* the byte's code point, UTF-8 encoded (1 or 2 bytes, < U+0800) */
-        uint32_t cp = eng__gpt2_byte_to_cp((uint8_t)b);
+        uint32_t cp = gguf_gpt2_byte_to_cp((uint8_t)b);
         char s[3] = {0};
         if (cp < 0x80) {
             s[0] = (char)cp;
@@ -68,11 +68,11 @@ int eng_mk_vocab_builtin(int32_t n_vocab, eng_mk_vocab *out, sb_err *err) {
             s[1] = (char)(0x80 | (cp & 0x3F));
         }
         out->tokens[b] = strdup(s);
-        out->types[b] = ENG_TOKEN_NORMAL;
+        out->types[b] = GGUF_TOKEN_NORMAL;
     }
     for (int i = 0; i < 3; i++) {
         out->tokens[256 + i] = strdup(special[i]);
-        out->types[256 + i] = ENG_TOKEN_CONTROL;
+        out->types[256 + i] = GGUF_TOKEN_CONTROL;
     }
     for (int i = 0; i < N_FIXED; i++)
         if (!out->tokens[i]) {
@@ -84,11 +84,11 @@ int eng_mk_vocab_builtin(int32_t n_vocab, eng_mk_vocab *out, sb_err *err) {
     out->eos = 258; /* <|im_end|>: the end of an assistant turn */
     return 0;
 fail:
-    eng_mk_vocab_free(out);
+    mk_vocab_free(out);
     return -1;
 }
 
-void eng_mk_vocab_free(eng_mk_vocab *v) {
+void mk_vocab_free(mk_vocab *v) {
     for (int64_t i = 0; v->tokens && i < v->n; i++) free(v->tokens[i]);
     for (int64_t i = 0; v->merges && i < v->n_merges; i++) free(v->merges[i]);
     free(v->tokens);
@@ -102,7 +102,7 @@ void eng_mk_vocab_free(eng_mk_vocab *v) {
 
 /* Puts token `text` at id. A second token for the same id is an error,
  * except an added token repeating the vocabulary entry it overrides. */
-static int mk__json_put(eng_mk_vocab *v, json_int_t id, const char *text,
+static int mk__json_put(mk_vocab *v, json_int_t id, const char *text,
                         int32_t type, bool added, int64_t *max_id, sb_err *err) {
     if (id < 0 || id >= v->n)
         return sb_err_set(err, __func__, "tokenizer.json: token '%.60s' has id "
@@ -123,7 +123,7 @@ static int mk__json_put(eng_mk_vocab *v, json_int_t id, const char *text,
     return 0;
 }
 
-static int mk__json_vocab(eng_mk_vocab *v, json_t *vocab, int64_t *max_id,
+static int mk__json_vocab(mk_vocab *v, json_t *vocab, int64_t *max_id,
                           sb_err *err) {
     const char *key;
     json_t *val;
@@ -134,14 +134,14 @@ static int mk__json_vocab(eng_mk_vocab *v, json_t *vocab, int64_t *max_id,
         if (!json_is_integer(val))
             return sb_err_set(err, __func__, "tokenizer.json: 'model.vocab' "
                               "entry '%.60s' is not an integer id", key);
-        if (mk__json_put(v, json_integer_value(val), key, ENG_TOKEN_NORMAL,
+        if (mk__json_put(v, json_integer_value(val), key, GGUF_TOKEN_NORMAL,
                          false, max_id, err))
             return -1;
     }
     return 0;
 }
 
-static int mk__json_added(eng_mk_vocab *v, json_t *added, int64_t *max_id,
+static int mk__json_added(mk_vocab *v, json_t *added, int64_t *max_id,
                           sb_err *err) {
     size_t i;
     json_t *a;
@@ -156,8 +156,8 @@ static int mk__json_added(eng_mk_vocab *v, json_t *added, int64_t *max_id,
         if (!json_is_integer(id) || !json_is_string(content))
             return sb_err_set(err, __func__, "tokenizer.json: 'added_tokens'[%zu] "
                               "needs an integer 'id' and a string 'content'", i);
-        int32_t type = json_is_true(special) ? ENG_TOKEN_CONTROL
-                                             : ENG_TOKEN_USER_DEFINED;
+        int32_t type = json_is_true(special) ? GGUF_TOKEN_CONTROL
+                                             : GGUF_TOKEN_USER_DEFINED;
         if (mk__json_put(v, json_integer_value(id), json_string_value(content),
                          type, true, max_id, err))
             return -1;
@@ -185,7 +185,7 @@ static char *mk__json_merge(json_t *m) {
     return s;
 }
 
-static int mk__json_merges(eng_mk_vocab *v, json_t *merges, sb_err *err) {
+static int mk__json_merges(mk_vocab *v, json_t *merges, sb_err *err) {
     size_t i;
     json_t *m;
     if (!json_is_array(merges))
@@ -204,7 +204,7 @@ static int mk__json_merges(eng_mk_vocab *v, json_t *merges, sb_err *err) {
 }
 
 /* Ids 0..max_id must all be taken; the rest become [PAD<i>]. */
-static int mk__json_finish(eng_mk_vocab *v, int64_t max_id, sb_err *err) {
+static int mk__json_finish(mk_vocab *v, int64_t max_id, sb_err *err) {
     for (int64_t i = 0; i <= max_id; i++)
         if (!v->tokens[i])
             return sb_err_set(err, __func__, "tokenizer.json: no token has id "
@@ -238,25 +238,25 @@ static int64_t mk__json_max_id(json_t *vocab, json_t *added) {
 }
 
 /* The fitted vocabulary size: every id, rounded up to a multiple of 64 rows
- * (what converters pad embeddings to), capped at ENG_MK_VOCAB_MAX so that a
+ * (what converters pad embeddings to), capped at MK_VOCAB_MAX so that a
  * hostile id cannot ask for gigabytes; ids beyond the cap are then refused
  * by mk__json_put, naming the token. */
 static int32_t mk__json_fit(json_t *vocab, json_t *added) {
     int64_t need = mk__json_max_id(vocab, added) + 1;
     if (need < 1) need = 1;
-    if (need > ENG_MK_VOCAB_MAX) need = ENG_MK_VOCAB_MAX;
+    if (need > MK_VOCAB_MAX) need = MK_VOCAB_MAX;
     return (int32_t)((need + 63) / 64 * 64);
 }
 
-int eng_mk_vocab_json(const char *path, int32_t n_vocab, eng_mk_vocab *out,
+int mk_vocab_json(const char *path, int32_t n_vocab, mk_vocab *out,
                       sb_err *err) {
     json_error_t je;
     int64_t max_id = -1;
     memset(out, 0, sizeof *out);
     out->eos = out->pad = -1;
-    if (n_vocab < 0 || n_vocab > ENG_MK_VOCAB_MAX)
+    if (n_vocab < 0 || n_vocab > MK_VOCAB_MAX)
         return sb_err_set(err, __func__, "vocabulary size %d, expected 0 (fit) "
-                          "or 1..%d", (int)n_vocab, ENG_MK_VOCAB_MAX);
+                          "or 1..%d", (int)n_vocab, MK_VOCAB_MAX);
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!root)
         return sb_err_set(err, __func__, "cannot read tokenizer.json '%s': %s "
@@ -280,6 +280,6 @@ int eng_mk_vocab_json(const char *path, int32_t n_vocab, eng_mk_vocab *out,
     return 0;
 fail:
     json_decref(root);
-    eng_mk_vocab_free(out);
+    mk_vocab_free(out);
     return -1;
 }

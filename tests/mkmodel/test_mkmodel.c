@@ -16,7 +16,7 @@
 
 #include "../../engine/engine.h"
 #include "../../engine/gguf.h"
-#include "../../engine/mkmodel.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../../engine/model_internal.h"
 
 static char dir[64];
@@ -49,26 +49,26 @@ static void file_sha(const char *path, char hex[65]) {
     sb_sha256_final(s, hex);
 }
 
-static void make(eng_shape shape, eng_recipe recipe, uint64_t seed,
+static void make(mk_shape shape, mk_recipe recipe, uint64_t seed,
                  int threads, const char *vocab, const char *path) {
-    eng_mkmodel_opts o = {.shape = shape, .recipe = recipe, .seed = seed,
+    mk_opts o = {.shape = shape, .recipe = recipe, .seed = seed,
                           .n_threads = threads, .vocab_json = vocab};
     sb_err err = {0};
-    if (eng_mkmodel(&o, path, &err)) fail_msg("eng_mkmodel: %s", err.msg);
+    if (mk_model_write(&o, path, &err)) fail_msg("mk_model_write: %s", err.msg);
 }
 
-static const eng_mk_tensor *plan_find(const eng_mk_plan *p, const char *name) {
+static const mk_tensor *plan_find(const mk_plan *p, const char *name) {
     for (int64_t i = 0; i < p->n; i++)
         if (!strcmp(p->t[i].name, name)) return &p->t[i];
     fail_msg("plan has no tensor '%s'", name);
     return NULL;
 }
 
-static krn_type plan_type(const eng_mk_plan *p, const char *name) {
+static krn_type plan_type(const mk_plan *p, const char *name) {
     return plan_find(p, name)->type;
 }
 
-static void count_types(const eng_mk_plan *p, int64_t *q4k, int64_t *q6k,
+static void count_types(const mk_plan *p, int64_t *q4k, int64_t *q6k,
                         int64_t *f32) {
     *q4k = *q6k = *f32 = 0;
     for (int64_t i = 0; i < p->n; i++) {
@@ -82,28 +82,28 @@ static void count_types(const eng_mk_plan *p, int64_t *q4k, int64_t *q6k,
 
 static void test_parse(void **state) {
     (void)state;
-    eng_shape s;
-    eng_recipe r;
+    mk_shape s;
+    mk_recipe r;
     sb_err err = {0};
-    assert_int_equal(eng_shape_parse("tiny", &s, &err), 0);
-    assert_int_equal(s, ENG_SHAPE_TINY);
-    assert_int_equal(eng_shape_parse("0.5b", &s, &err), 0);
-    assert_int_equal(s, ENG_SHAPE_0_5B);
-    assert_int_equal(eng_shape_parse("1.5B", &s, &err), 0);
-    assert_int_equal(s, ENG_SHAPE_1_5B);
-    assert_int_equal(eng_shape_parse("7b", &s, &err), 0);
-    assert_int_equal(s, ENG_SHAPE_7B);
-    assert_int_equal(eng_recipe_parse("f32", &r, &err), 0);
-    assert_int_equal(r, ENG_RECIPE_F32);
-    assert_int_equal(eng_recipe_parse("q8_0", &r, &err), 0);
-    assert_int_equal(r, ENG_RECIPE_Q8_0);
-    assert_int_equal(eng_recipe_parse("Q4_K_M", &r, &err), 0);
-    assert_int_equal(r, ENG_RECIPE_Q4_K_M);
+    assert_int_equal(mk_shape_parse("tiny", &s, &err), 0);
+    assert_int_equal(s, MK_SHAPE_TINY);
+    assert_int_equal(mk_shape_parse("0.5b", &s, &err), 0);
+    assert_int_equal(s, MK_SHAPE_0_5B);
+    assert_int_equal(mk_shape_parse("1.5B", &s, &err), 0);
+    assert_int_equal(s, MK_SHAPE_1_5B);
+    assert_int_equal(mk_shape_parse("7b", &s, &err), 0);
+    assert_int_equal(s, MK_SHAPE_7B);
+    assert_int_equal(mk_recipe_parse("f32", &r, &err), 0);
+    assert_int_equal(r, MK_RECIPE_F32);
+    assert_int_equal(mk_recipe_parse("q8_0", &r, &err), 0);
+    assert_int_equal(r, MK_RECIPE_Q8_0);
+    assert_int_equal(mk_recipe_parse("Q4_K_M", &r, &err), 0);
+    assert_int_equal(r, MK_RECIPE_Q4_K_M);
     assert_string_equal(err.msg, "");
-    assert_int_equal(eng_shape_parse("3b", &s, &err), -1);
+    assert_int_equal(mk_shape_parse("3b", &s, &err), -1);
     assert_non_null(strstr(err.msg, "'3b'"));
     err = (sb_err){0};
-    assert_int_equal(eng_recipe_parse("q4_k_s", &r, &err), -1);
+    assert_int_equal(mk_recipe_parse("q4_k_s", &r, &err), -1);
     assert_non_null(strstr(err.msg, "'q4_k_s'"));
 }
 
@@ -113,10 +113,10 @@ static void test_parse(void **state) {
  * Q6_K (output, and attn_v/ffn_down in 14 of 28 layers each). */
 static void test_plan_7b_q4_k_m(void **state) {
     (void)state;
-    eng_mk_plan p;
+    mk_plan p;
     sb_err err = {0};
-    assert_int_equal(eng_mk_plan_make(eng_mk_shape_info(ENG_SHAPE_7B),
-                                      ENG_RECIPE_Q4_K_M, &p, &err), 0);
+    assert_int_equal(mk_plan_make(mk_shape_hparams(MK_SHAPE_7B),
+                                      MK_RECIPE_Q4_K_M, &p, &err), 0);
     int64_t q4k, q6k, f32;
     count_types(&p, &q4k, &q6k, &f32);
     assert_int_equal(p.n, 3 + 12 * 28);
@@ -139,13 +139,13 @@ static void test_plan_7b_q4_k_m(void **state) {
         snprintf(name, sizeof name, "blk.%d.attn_q.bias", il);
         assert_int_equal(plan_type(&p, name), KRN_F32);
     }
-    const eng_mk_tensor *t = plan_find(&p, "blk.0.ffn_down.weight");
+    const mk_tensor *t = plan_find(&p, "blk.0.ffn_down.weight");
     assert_int_equal(t->ne[0], 18944);
     assert_int_equal(t->ne[1], 3584);
     t = plan_find(&p, "blk.0.attn_k.weight");
     assert_int_equal(t->ne[0], 3584);
     assert_int_equal(t->ne[1], 4 * 128);
-    eng_mk_plan_free(&p);
+    mk_plan_free(&p);
 }
 
 /* 0.5b: rows of 896 are not whole 256-weight super-blocks, so Q4_K falls
@@ -153,10 +153,10 @@ static void test_plan_7b_q4_k_m(void **state) {
  * (rows of 4864 = 19 * 256) keeps Q4_K/Q6_K. */
 static void test_plan_0_5b_q4_k_m(void **state) {
     (void)state;
-    eng_mk_plan p;
+    mk_plan p;
     sb_err err = {0};
-    assert_int_equal(eng_mk_plan_make(eng_mk_shape_info(ENG_SHAPE_0_5B),
-                                      ENG_RECIPE_Q4_K_M, &p, &err), 0);
+    assert_int_equal(mk_plan_make(mk_shape_hparams(MK_SHAPE_0_5B),
+                                      MK_RECIPE_Q4_K_M, &p, &err), 0);
     assert_int_equal(p.n, 2 + 12 * 24);
     assert_int_equal(plan_type(&p, "token_embd.weight"), KRN_Q8_0);
     for (int64_t i = 0; i < p.n; i++)
@@ -172,16 +172,16 @@ static void test_plan_0_5b_q4_k_m(void **state) {
     assert_int_equal(plan_type(&p, "blk.7.attn_output.weight"), KRN_Q5_0);
     assert_int_equal(plan_type(&p, "blk.7.ffn_up.weight"), KRN_Q5_0);
     assert_int_equal(plan_type(&p, "blk.7.ffn_norm.weight"), KRN_F32);
-    eng_mk_plan_free(&p);
+    mk_plan_free(&p);
 }
 
 /* 1.5b: 1536 = 6 * 256, so no fallbacks: the tied head is Q6_K. */
 static void test_plan_1_5b_q4_k_m(void **state) {
     (void)state;
-    eng_mk_plan p;
+    mk_plan p;
     sb_err err = {0};
-    assert_int_equal(eng_mk_plan_make(eng_mk_shape_info(ENG_SHAPE_1_5B),
-                                      ENG_RECIPE_Q4_K_M, &p, &err), 0);
+    assert_int_equal(mk_plan_make(mk_shape_hparams(MK_SHAPE_1_5B),
+                                      MK_RECIPE_Q4_K_M, &p, &err), 0);
     int64_t q4k, q6k, f32;
     count_types(&p, &q4k, &q6k, &f32);
     assert_int_equal(plan_type(&p, "token_embd.weight"), KRN_Q6_K);
@@ -189,30 +189,30 @@ static void test_plan_1_5b_q4_k_m(void **state) {
     assert_int_equal(q6k, 1 + 2 * 14);
     assert_int_equal(q4k, 7 * 28 - 2 * 14);
     assert_int_equal(f32, p.n - q4k - q6k);
-    eng_mk_plan_free(&p);
+    mk_plan_free(&p);
 }
 
 static void test_plan_q8_0_and_f32(void **state) {
     (void)state;
-    eng_mk_plan p;
+    mk_plan p;
     sb_err err = {0};
-    assert_int_equal(eng_mk_plan_make(eng_mk_shape_info(ENG_SHAPE_0_5B),
-                                      ENG_RECIPE_Q8_0, &p, &err), 0);
+    assert_int_equal(mk_plan_make(mk_shape_hparams(MK_SHAPE_0_5B),
+                                      MK_RECIPE_Q8_0, &p, &err), 0);
     for (int64_t i = 0; i < p.n; i++)
         assert_int_equal(p.t[i].type, p.t[i].n_dims == 2 ? KRN_Q8_0 : KRN_F32);
     /* Q8_0: 34 bytes per 32 weights */
     assert_int_equal(plan_find(&p, "token_embd.weight")->nbytes,
                      151936ull * 896 / 32 * 34);
-    eng_mk_plan_free(&p);
-    assert_int_equal(eng_mk_plan_make(eng_mk_shape_info(ENG_SHAPE_TINY),
-                                      ENG_RECIPE_F32, &p, &err), 0);
+    mk_plan_free(&p);
+    assert_int_equal(mk_plan_make(mk_shape_hparams(MK_SHAPE_TINY),
+                                      MK_RECIPE_F32, &p, &err), 0);
     uint64_t sum = 0;
     for (int64_t i = 0; i < p.n; i++) {
         assert_int_equal(p.t[i].type, KRN_F32);
         sum += (uint64_t)p.t[i].ne[0] * (uint64_t)p.t[i].ne[1] * 4;
     }
     assert_int_equal(p.total_bytes, sum);
-    eng_mk_plan_free(&p);
+    mk_plan_free(&p);
 }
 
 /* ---- bytes ---- */
@@ -223,9 +223,9 @@ static void test_same_seed_same_bytes(void **state) {
     path_in_dir(a, sizeof a, "a.gguf");
     path_in_dir(b, sizeof b, "b.gguf");
     path_in_dir(c, sizeof c, "c.gguf");
-    make(ENG_SHAPE_TINY, ENG_RECIPE_Q8_0, 7, 2, NULL, a);
-    make(ENG_SHAPE_TINY, ENG_RECIPE_Q8_0, 7, 2, NULL, b);
-    make(ENG_SHAPE_TINY, ENG_RECIPE_Q8_0, 8, 2, NULL, c);
+    make(MK_SHAPE_TINY, MK_RECIPE_Q8_0, 7, 2, NULL, a);
+    make(MK_SHAPE_TINY, MK_RECIPE_Q8_0, 7, 2, NULL, b);
+    make(MK_SHAPE_TINY, MK_RECIPE_Q8_0, 8, 2, NULL, c);
     file_sha(a, ha);
     file_sha(b, hb);
     file_sha(c, hc);
@@ -241,8 +241,8 @@ static void test_thread_count_independent(void **state) {
     char a[128], b[128], ha[65], hb[65];
     path_in_dir(a, sizeof a, "t1.gguf");
     path_in_dir(b, sizeof b, "t3.gguf");
-    make(ENG_SHAPE_TINY, ENG_RECIPE_Q4_K_M, 1, 1, NULL, a);
-    make(ENG_SHAPE_TINY, ENG_RECIPE_Q4_K_M, 1, 3, NULL, b);
+    make(MK_SHAPE_TINY, MK_RECIPE_Q4_K_M, 1, 1, NULL, a);
+    make(MK_SHAPE_TINY, MK_RECIPE_Q4_K_M, 1, 3, NULL, b);
     file_sha(a, ha);
     file_sha(b, hb);
     assert_string_equal(ha, hb);
@@ -272,10 +272,10 @@ static void check_tiny_shapes(const krn_model *d) {
     assert_int_equal(d->layers[1].w_down.ne1, 256);
 }
 
-static void load_tiny(eng_recipe r, krn_type embd, krn_type v0, krn_type v1) {
+static void load_tiny(mk_recipe r, krn_type embd, krn_type v0, krn_type v1) {
     char path[128];
     path_in_dir(path, sizeof path, "tiny.gguf");
-    make(ENG_SHAPE_TINY, r, 1, 2, NULL, path);
+    make(MK_SHAPE_TINY, r, 1, 2, NULL, path);
     sb_err err = {0};
     eng_model *m = eng_model_load(path, &err);
     if (!m) fail_msg("eng_model_load: %s", err.msg);
@@ -287,8 +287,8 @@ static void load_tiny(eng_recipe r, krn_type embd, krn_type v0, krn_type v1) {
     assert_int_equal(d->tok_embd.type, embd);
     assert_int_equal(d->layers[0].wv.type, v0);
     assert_int_equal(d->layers[1].wv.type, v1);
-    assert_int_equal(d->layers[0].wq.type, r == ENG_RECIPE_F32    ? KRN_F32
-                                           : r == ENG_RECIPE_Q8_0 ? KRN_Q8_0
+    assert_int_equal(d->layers[0].wq.type, r == MK_RECIPE_F32    ? KRN_F32
+                                           : r == MK_RECIPE_Q8_0 ? KRN_Q8_0
                                                                   : KRN_Q4_K);
     assert_int_equal(d->layers[0].attn_norm.type, KRN_F32);
     assert_int_equal(d->output_norm.type, KRN_F32);
@@ -298,18 +298,18 @@ static void load_tiny(eng_recipe r, krn_type embd, krn_type v0, krn_type v1) {
 
 static void test_tiny_loads_f32(void **state) {
     (void)state;
-    load_tiny(ENG_RECIPE_F32, KRN_F32, KRN_F32, KRN_F32);
+    load_tiny(MK_RECIPE_F32, KRN_F32, KRN_F32, KRN_F32);
 }
 
 static void test_tiny_loads_q8_0(void **state) {
     (void)state;
-    load_tiny(ENG_RECIPE_Q8_0, KRN_Q8_0, KRN_Q8_0, KRN_Q8_0);
+    load_tiny(MK_RECIPE_Q8_0, KRN_Q8_0, KRN_Q8_0, KRN_Q8_0);
 }
 
 /* use_more_bits(i, 2): layer 1 only (i >= 7*2/8 = 1). */
 static void test_tiny_loads_q4_k_m(void **state) {
     (void)state;
-    load_tiny(ENG_RECIPE_Q4_K_M, KRN_Q6_K, KRN_Q4_K, KRN_Q6_K);
+    load_tiny(MK_RECIPE_Q4_K_M, KRN_Q6_K, KRN_Q4_K, KRN_Q6_K);
 }
 
 /* The weights follow their stated distributions (f32, so exact values). */
@@ -317,7 +317,7 @@ static void test_tiny_weight_ranges(void **state) {
     (void)state;
     char path[128];
     path_in_dir(path, sizeof path, "ranges.gguf");
-    make(ENG_SHAPE_TINY, ENG_RECIPE_F32, 3, 2, NULL, path);
+    make(MK_SHAPE_TINY, MK_RECIPE_F32, 3, 2, NULL, path);
     sb_err err = {0};
     eng_model *m = eng_model_load(path, &err);
     if (!m) fail_msg("eng_model_load: %s", err.msg);
@@ -356,7 +356,7 @@ static void write_json(const char *path, const char *extra, const char *merges,
     fputs("{\"version\": \"1.0\", \"model\": {\"type\": \"BPE\", \"vocab\": {", f);
     for (int b = 0; b < 256; b++)
         fprintf(f, "%s\"\\u%04x\": %d", b ? ", " : "",
-                (unsigned)eng__gpt2_byte_to_cp((uint8_t)b), b);
+                (unsigned)gguf_gpt2_byte_to_cp((uint8_t)b), b);
     fprintf(f, "%s%s}, \"merges\": %s}", *extra ? ", " : "", extra, merges);
     if (added) fprintf(f, ", \"added_tokens\": %s", added);
     fputs("}\n", f);
@@ -385,7 +385,7 @@ static void test_vocab_json(void **state) {
                " {\"id\": 259, \"content\": \"<|im_end|>\", \"special\": true},"
                " {\"id\": 260, \"content\": \"<tool_call>\", \"special\": false},"
                " {\"id\": 262, \"content\": \"xyz\", \"special\": false}]");
-    make(ENG_SHAPE_TINY, ENG_RECIPE_Q8_0, 1, 2, json, path);
+    make(MK_SHAPE_TINY, MK_RECIPE_Q8_0, 1, 2, json, path);
     sb_err err = {0};
     eng_model *m = eng_model_load(path, &err);
     if (!m) fail_msg("eng_model_load: %s", err.msg);
@@ -437,10 +437,10 @@ static void expect_json_error(const char *extra, const char *merges,
     path_in_dir(json, sizeof json, "bad.json");
     path_in_dir(path, sizeof path, "bad.gguf");
     write_json(json, extra, merges, added);
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .recipe = ENG_RECIPE_F32,
+    mk_opts o = {.shape = MK_SHAPE_TINY, .recipe = MK_RECIPE_F32,
                           .vocab_json = json, .n_threads = 1};
     sb_err err = {0};
-    assert_int_equal(eng_mkmodel(&o, path, &err), -1);
+    assert_int_equal(mk_model_write(&o, path, &err), -1);
     if (!strstr(err.msg, want))
         fail_msg("error '%s' does not mention '%s'", err.msg, want);
     assert_int_equal(access(path, F_OK), -1);
@@ -471,50 +471,50 @@ static void test_vocab_json_errors(void **state) {
     assert_non_null(f);
     fputs("{\"model\": ", f);
     fclose(f);
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_TINY, .vocab_json = json};
+    mk_opts o = {.shape = MK_SHAPE_TINY, .vocab_json = json};
     sb_err err = {0};
-    assert_int_equal(eng_mkmodel(&o, "/nonexistent/x.gguf", &err), -1);
+    assert_int_equal(mk_model_write(&o, "/nonexistent/x.gguf", &err), -1);
     assert_non_null(strstr(err.msg, "cannot read tokenizer.json"));
     f = fopen(json, "w");
     assert_non_null(f);
     fputs("{\"model\": {\"merges\": []}}", f);
     fclose(f);
     err = (sb_err){0};
-    assert_int_equal(eng_mkmodel(&o, "/nonexistent/x.gguf", &err), -1);
+    assert_int_equal(mk_model_write(&o, "/nonexistent/x.gguf", &err), -1);
     assert_non_null(strstr(err.msg, "'model.vocab' is missing"));
     unlink(json);
 }
 
-/* eng_mk_vocab_json's size: fixed (an id beyond it is refused), or fitted
+/* mk_vocab_json's size: fixed (an id beyond it is refused), or fitted
  * to the ids rounded up to a multiple of 64 (a whole multiple stays). */
 static void test_vocab_json_sizes(void **state) {
     (void)state;
     char json[128];
     path_in_dir(json, sizeof json, "sizes.json");
-    eng_mk_vocab v;
+    mk_vocab v;
     sb_err err = {0};
     write_json(json, "\"big\": 512", "[]", NULL);
-    assert_int_equal(eng_mk_vocab_json(json, 512, &v, &err), -1);
+    assert_int_equal(mk_vocab_json(json, 512, &v, &err), -1);
     assert_non_null(strstr(err.msg, "has id 512, expected 0..511"));
     assert_int_equal(v.n, 0); /* nothing left to free */
     err = (sb_err){0};
-    assert_int_equal(eng_mk_vocab_json(json, -1, &v, &err), -1);
+    assert_int_equal(mk_vocab_json(json, -1, &v, &err), -1);
     assert_non_null(strstr(err.msg, "vocabulary size -1"));
 
     write_json(json, "", "[]", NULL); /* ids 0..255 */
-    assert_int_equal(eng_mk_vocab_json(json, 0, &v, &err), 0);
+    assert_int_equal(mk_vocab_json(json, 0, &v, &err), 0);
     assert_int_equal(v.n, 256);
-    eng_mk_vocab_free(&v);
+    mk_vocab_free(&v);
     write_json(json, "", "[]", "[{\"id\": 256, \"content\": \"<x>\"}]");
-    assert_int_equal(eng_mk_vocab_json(json, 0, &v, &err), 0);
+    assert_int_equal(mk_vocab_json(json, 0, &v, &err), 0);
     assert_int_equal(v.n, 320);
     assert_string_equal(v.tokens[256], "<x>");
     assert_int_equal(v.types[256], 4);
     assert_string_equal(v.tokens[319], "[PAD319]");
-    eng_mk_vocab_free(&v);
-    assert_int_equal(eng_mk_vocab_json(json, 300, &v, &err), 0);
+    mk_vocab_free(&v);
+    assert_int_equal(mk_vocab_json(json, 300, &v, &err), 0);
     assert_int_equal(v.n, 300);
-    eng_mk_vocab_free(&v);
+    mk_vocab_free(&v);
     unlink(json);
 }
 
@@ -526,26 +526,26 @@ static void test_vocab_fits_tiny_only(void **state) {
     char json[128];
     path_in_dir(json, sizeof json, "fit.json");
     write_json(json, "", "[]", NULL);
-    eng_mk_job job;
+    mk_job job;
     sb_err err = {0};
-    eng_mkmodel_opts o = {.shape = ENG_SHAPE_0_5B, .recipe = ENG_RECIPE_Q8_0,
+    mk_opts o = {.shape = MK_SHAPE_0_5B, .recipe = MK_RECIPE_Q8_0,
                           .vocab_json = json};
-    assert_int_equal(eng_mk_job_init(&job, &o, &err), 0);
+    assert_int_equal(mk_job_init(&job, &o, &err), 0);
     assert_int_equal(job.shape.n_vocab, 151936);
     assert_int_equal(job.vocab.n, 151936);
     assert_int_equal(plan_find(&job.plan, "token_embd.weight")->ne[1], 151936);
-    eng_mk_job_free(&job);
-    o.shape = ENG_SHAPE_TINY;
-    assert_int_equal(eng_mk_job_init(&job, &o, &err), 0);
+    mk_job_free(&job);
+    o.shape = MK_SHAPE_TINY;
+    assert_int_equal(mk_job_init(&job, &o, &err), 0);
     assert_int_equal(job.shape.n_vocab, 256);
     assert_int_equal(plan_find(&job.plan, "token_embd.weight")->ne[1], 256);
-    eng_mk_job_free(&job);
+    mk_job_free(&job);
     o.vocab_json = NULL;
-    assert_int_equal(eng_mk_job_init(&job, &o, &err), 0);
+    assert_int_equal(mk_job_init(&job, &o, &err), 0);
     assert_int_equal(job.vocab.n, 512);
     assert_int_equal(plan_find(&job.plan, "token_embd.weight")->ne[1], 512);
-    eng_mk_job_free(&job);
-    assert_int_equal(eng_mk_shape_info(ENG_SHAPE_TINY)->n_vocab, 512);
+    mk_job_free(&job);
+    assert_int_equal(mk_shape_hparams(MK_SHAPE_TINY)->n_vocab, 512);
     unlink(json);
 }
 
