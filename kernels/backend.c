@@ -225,6 +225,31 @@ static void krn__read_cpu_name(void) {
     if (f) fclose(f);
 }
 
+int krn_choices(const krn_backend *b, const krn_choice **out) {
+    *out = NULL;
+    return b && b->ops->choices ? b->ops->choices(b, out) : 0;
+}
+
+int krn_measurements(const krn_backend *b) { return b ? b->measurements : 0; }
+
+int krn_choices_import(krn_choice *have, const int32_t *lo, const int32_t *hi, int n,
+                       const krn_options *opt, sb_err *err) {
+    for (int k = 0; k < opt->n_choices; k++) {
+        const krn_choice *c = &opt->choices[k];
+        int i = 0;
+        while (i < n && strncmp(have[i].name, c->name, sizeof c->name) != 0) i++;
+        if (i == n)
+            return sb_err_set(err, "krn_create", "choice '%.*s' is not one of this "
+                              "backend's", (int)sizeof c->name, c->name);
+        if (c->value < lo[i] || c->value > hi[i])
+            return sb_err_set(err, "krn_create", "choice '%s' is %d; expected %d..%d",
+                              have[i].name, (int)c->value, (int)lo[i], (int)hi[i]);
+        have[i].value = c->value;
+        have[i].ms = c->ms;
+    }
+    return 0;
+}
+
 const char *krn_device_name(const krn_backend *b) {
     if (b && b->ops->device_name) return b->ops->device_name(b);
     pthread_once(&krn__cpu_name_once, krn__read_cpu_name);

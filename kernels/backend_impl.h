@@ -21,6 +21,8 @@ typedef struct krn_backend_ops {
     /* Optional (NULL: the host CPU's model): krn_device_name, in static
      * storage. */
     const char *(*device_name)(const krn_backend *b);
+    /* Optional (NULL: none): krn_choices. */
+    int (*choices)(const krn_backend *b, const krn_choice **out);
 } krn_backend_ops;
 
 struct krn_backend {
@@ -28,7 +30,14 @@ struct krn_backend {
     const krn_model *model; /* borrowed */
     int32_t kv_capacity;    /* positions */
     int32_t kv_slots;       /* KV-cache slots: position p in slot p % kv_slots */
+    int measurements;       /* krn_measurements */
 };
+
+/* Applies opt's imported choices to a backend's list `have` (n entries,
+ * each value checked against lo[i]..hi[i]); -1 with err naming the first
+ * unknown name or bad value. */
+int krn_choices_import(krn_choice *have, const int32_t *lo, const int32_t *hi, int n,
+                       const krn_options *opt, sb_err *err);
 
 /* The checked slot count of opt for model (krn_kv_slots when 0); -1 with
  * err filled when it is out of range. */

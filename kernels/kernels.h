@@ -13,7 +13,7 @@
  *                                 .logits = out}, &err);
  *     krn_destroy(b);
  *
- * The determinism contract (DESIGN.md §2) lives in this folder: every output
+ * The determinism contract (docs/determinism.md) lives in this folder: every output
  * row is computed by the canonical arithmetic below, whose reduction order
  * depends only on the model's shapes, never on the number of rows in the
  * batch, a row's place in it, or the thread count.
@@ -232,11 +232,27 @@ typedef struct krn_model {
 
 enum { KRN_MAX_ROWS = 64 };
 
+/* One launch choice of a backend — a kernel variant, a split rule, an
+ * overlap mask — by name. Every choice gives the same bits
+ * (docs/determinism.md); choices only change speed. `ms` is the time a
+ * measurement at create found for the value, or 0 when none was made. */
+typedef struct krn_choice {
+    char name[48];
+    int32_t value;
+    double ms;
+} krn_choice;
+
 typedef struct krn_options {
     int n_threads;       /* CPU worker threads; results never depend on it */
     int32_t kv_capacity; /* positions 0..kv_capacity-1 (the longest context) */
     int32_t kv_slots;    /* KV-cache slots; 0: krn_kv_slots's. More (up to
                             kv_capacity) gives the same bits: tests use it */
+    /* Choices to take as they are (a warm-up table's): each names one of
+     * the backend's choices (krn_choices) and replaces what create would
+     * pick; an unknown name or a value out of range is an error. Borrowed
+     * during create only; NULL and 0: none. */
+    const krn_choice *choices;
+    int n_choices;
 } krn_options;
 
 /* The KV-cache slots a context of kv_capacity positions needs: all of them,
@@ -299,5 +315,13 @@ void krn_device_memory(const krn_backend *b, int64_t *backend_bytes,
  * ("NVIDIA H200"); for the CPU backend, the CPU's model from /proc/cpuinfo,
  * or "cpu" where that says none. Static storage, read once; never NULL. */
 const char *krn_device_name(const krn_backend *b);
+
+/* The launch choices b made at create (defaults, SB_CUDA_* debugging
+ * overrides, then krn_options.choices), in a fixed order; *out points into
+ * b, valid until krn_destroy. The CPU backend has none (0). */
+int krn_choices(const krn_backend *b, const krn_choice **out);
+/* How many timings create ran to choose (0 when every choice came from a
+ * default or from krn_options.choices; today no backend times). */
+int krn_measurements(const krn_backend *b);
 
 #endif /* SB_KERNELS_H */

@@ -154,7 +154,9 @@ static int krn_cpu__check_options(const krn_options *opt, sb_err *err) {
 krn_backend *krn_cpu_create(const krn_model *model, const krn_options *opt,
                             sb_err *err) {
     krn_cpu *c = NULL;
-    if (krn_model_check(model, err) || krn_cpu__check_options(opt, err))
+    /* The CPU backend makes no launch choices: any imported one is refused. */
+    if (krn_model_check(model, err) || krn_cpu__check_options(opt, err) ||
+        krn_choices_import(NULL, NULL, NULL, 0, opt, err))
         goto fail;
     c = calloc(1, sizeof *c);
     if (!c) {

@@ -104,6 +104,11 @@ static const char *krn_cuda__device_name(const krn_backend *b) {
     return names[dev];
 }
 
+static int krn_cuda__choices(const krn_backend *b, const krn_choice **out) {
+    *out = ((const krn_cuda *)b)->choices;
+    return KRN_CUDA__N_CHOICES;
+}
+
 static const krn_backend_ops krn_cuda__ops = {
     "cuda",
     krn_cuda_forward,
@@ -112,7 +117,35 @@ static const krn_backend_ops krn_cuda__ops = {
     krn_cuda__host_free,
     krn_cuda__device_memory,
     krn_cuda__device_name,
+    krn_cuda__choices,
 };
+
+// The launch choices (kernels.h's krn_choice): what the environment's
+// debugging overrides and the defaults picked, then opt's imported values,
+// written back into the configuration. None of them changes a bit.
+static int krn_cuda__apply_choices(krn_cuda *c, const krn_options *opt, sb_err *err) {
+    static const char *const names[KRN_CUDA__N_CHOICES] = {
+        "matmul_split", "attention_kernel", "graphs", "launch_overlap"};
+    static const int32_t lo[KRN_CUDA__N_CHOICES] = {0, 0, 0, 0};
+    static const int32_t hi[KRN_CUDA__N_CHOICES] = {1, 3, 1, KRN_CUDA_PDL_ALL};
+    const int32_t value[KRN_CUDA__N_CHOICES] = {c->cfg.mm_split, c->cfg.attn, c->cfg.graphs,
+                                                krn_cuda_pdl};
+    for (int i = 0; i < KRN_CUDA__N_CHOICES; i++) {
+        snprintf(c->choices[i].name, sizeof c->choices[i].name, "%s", names[i]);
+        c->choices[i].value = value[i];
+        c->choices[i].ms = 0.0;
+    }
+    if (krn_choices_import(c->choices, lo, hi, KRN_CUDA__N_CHOICES, opt, err)) return -1;
+    c->cfg.mm_split = c->choices[0].value;
+    c->cfg.attn = c->choices[1].value;
+    c->cfg.graphs = c->choices[2].value && !c->prof; // profiling needs direct launches
+    int major = 0; // launches overlap on sm_90 and later only
+    if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                                              c->device), err))
+        return -1;
+    krn_cuda_pdl = major >= 9 ? c->choices[3].value : 0;
+    return 0;
+}
 
 // ---- sizes ----------------------------------------------------------------
 
@@ -528,6 +561,7 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
         }
     }
     if (krn_cuda_launch_setup(device, err) || krn_cuda_matmul_setup(&c->cfg, device, err) ||
+        krn_cuda__apply_choices(c, opt, err) ||
         krn_cuda_attention_setup(model->head_dim, model->n_head / model->n_head_kv, err) ||
         KRN_CUDA_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), err) ||
         krn_cuda__alloc_all(c, model, opt->kv_capacity, err) ||

@@ -85,6 +85,9 @@ typedef struct krn_cuda_cfg {
     int graphs;        // 1: CUDA graphs (forward.cu)
 } krn_cuda_cfg;
 
+// The choices above as krn_choices lists them (kernels.h), in this order.
+enum { KRN_CUDA__N_CHOICES = 4 };
+
 // SB_CUDA_PROFILE=1: events between the stages of a step (forward.cu).
 enum {
     KRN_CUDA__ST_START, KRN_CUDA__ST_EMBED, KRN_CUDA__ST_NORM, KRN_CUDA__ST_QKV,
@@ -143,6 +146,7 @@ typedef struct krn_cuda {
     float *attn_run;           // and (64, n_head) running states, each
     int64_t attn_slots;        // (head_dim + 2) floats: m, l, acc[head_dim]
     int64_t mem_taken, mem_used; // krn_device_memory's figures
+    krn_choice choices[KRN_CUDA__N_CHOICES]; // krn_choices: cfg's choices
 } krn_cuda;
 
 // ---- launchers (each checks its shapes and the launch; -1 fills err) ------

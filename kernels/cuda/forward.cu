@@ -247,7 +247,7 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     krn_cuda *c = (krn_cuda *)b;
     const int n = batch->n_rows, nb = krn_cuda__bucket(n);
     // Rows n .. nb-1 are padding: copies of the last live row. Every row is
-    // computed as if alone (DESIGN.md §2), so a copy gets that row's bits
+    // computed as if alone (docs/determinism.md), so a copy gets that row's bits
     // exactly: it writes the same K/V bits to the same slot, reads no slot
     // the live rows do not, and its logits are not copied back.
     int32_t tokens[KRN_MAX_ROWS], pos[KRN_MAX_ROWS];

@@ -633,6 +633,62 @@ static void test_rows_kernel_window(void **state) {
 
 /* ---- errors --------------------------------------------------------------------- */
 
+/* The launch choices (kernels.h: krn_choices) are listed, an imported set
+ * is taken as it is (0 measurements), and with every choice flipped from
+ * its default the GPU still gives the CPU's bits; a choice of another name
+ * or out of range is refused, naming it. */
+static void test_choices(void **state) {
+    (void)state;
+    tmodel *t = tm_create(&SMALL, &MIXED, 19);
+    sb_err err = {0};
+    krn_options opt = {.n_threads = 2, .kv_capacity = 80};
+    krn_backend *cpu = krn_cpu_create(&t->m, &opt, &err);
+    assert_non_null(cpu);
+    krn_backend *def = krn_cuda_create(&t->m, &opt, &err);
+    if (!def) fail_msg("krn_cuda_create: %s", err.msg);
+    const krn_choice *c = NULL;
+    const int n = krn_choices(def, &c);
+    assert_int_equal(n, 4);
+    krn_choice flip[4];
+    for (int i = 0; i < n; i++) {
+        flip[i] = c[i];
+        if (!strcmp(c[i].name, "attention_kernel")) flip[i].value = c[i].value == 3 ? 2 : 3;
+        else if (!strcmp(c[i].name, "launch_overlap")) flip[i].value = c[i].value ? 0 : 15;
+        else flip[i].value = !c[i].value;
+    }
+    krn_destroy(def);
+    opt.choices = flip, opt.n_choices = n;
+    krn_backend *gpu = krn_cuda_create(&t->m, &opt, &err);
+    if (!gpu) fail_msg("krn_cuda_create with imported choices: %s", err.msg);
+    assert_int_equal(krn_measurements(gpu), 0);
+    assert_int_equal(krn_choices(gpu, &c), n);
+    for (int i = 0; i < n; i++) {
+        assert_string_equal(c[i].name, flip[i].name);
+        if (strcmp(c[i].name, "launch_overlap")) // 0 where launches cannot overlap
+            assert_int_equal(c[i].value, flip[i].value);
+    }
+    duo d = {.t = t, .cpu = cpu, .gpu = gpu, .row_bytes = (size_t)SMALL.n_vocab * sizeof(float)};
+    enum { N = 70 };
+    int32_t seq[N];
+    make_seq(seq, N, SMALL.n_vocab, 19);
+    float *want = logits_alloc(&d, N), *got = logits_alloc(&d, N);
+    run_chunked(&d, cpu, seq, N, 1, want);
+    run_chunked(&d, gpu, seq, N, 9, got);
+    for (int p = 0; p < N; p++)
+        expect_same_row(&d, row_at(&d, want, p), row_at(&d, got, p), "imported choices", 0, p);
+    free(want), free(got);
+    krn_destroy(gpu);
+    const krn_choice bad[2] = {{.name = "no_such_choice", .value = 1},
+                               {.name = "attention_kernel", .value = 9}};
+    for (int i = 0; i < 2; i++) {
+        opt.choices = &bad[i], opt.n_choices = 1;
+        assert_null(krn_cuda_create(&t->m, &opt, &err));
+        assert_non_null(strstr(err.msg, bad[i].name));
+    }
+    krn_destroy(cpu);
+    tm_free(t);
+}
+
 /* A KV cache the GPU cannot hold is a clear error naming the buffer and
  * the bytes needed and free, and the GPU stays usable afterwards. 2 layers
  * x 2^30 slots x 128 halves x 2 bytes = 512 GiB for each of K and V. */
@@ -787,6 +843,7 @@ int main(void) {
         cmocka_unit_test(test_rows_kernel),
         cmocka_unit_test(test_rows_kernel_window),
         cmocka_unit_test(test_generate_cpu_gpu_speculation),
+        cmocka_unit_test(test_choices),
         cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

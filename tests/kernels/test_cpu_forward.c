@@ -356,6 +356,29 @@ static void test_create_refuses_bad_models(void **state) {
     tm_free(t);
 }
 
+/* The CPU backend makes no launch choices (kernels.h: krn_choices), so a
+ * warm-up table's choice is refused with its name, never silently
+ * ignored. */
+static void test_choices(void **state) {
+    (void)state;
+    tmodel *t = tm_small(&MIXED, 18);
+    sb_err err = {0};
+    krn_backend *b = krn_cpu_create(&t->m, &(krn_options){.n_threads = 1, .kv_capacity = 8},
+                                    &err);
+    assert_non_null(b);
+    const krn_choice *c = (const krn_choice *)1;
+    assert_int_equal(krn_choices(b, &c), 0);
+    assert_null(c);
+    assert_int_equal(krn_measurements(b), 0);
+    krn_destroy(b);
+    const krn_choice one = {.name = "matmul_split", .value = 1};
+    b = krn_cpu_create(&t->m, &(krn_options){.n_threads = 1, .kv_capacity = 8,
+                                             .choices = &one, .n_choices = 1}, &err);
+    assert_null(b);
+    assert_non_null(strstr(err.msg, "matmul_split"));
+    tm_free(t);
+}
+
 /* A KV cache that cannot be had is a clear error naming the bytes needed,
  * not a crash. Run in a child under an address-space limit (sanitizers
  * reserve huge shadow mappings and cannot run under one, so skip there). */
@@ -661,6 +684,7 @@ int main(void) {
         cmocka_unit_test(test_bad_batches),
         cmocka_unit_test(test_create_refuses_bad_models),
         cmocka_unit_test(test_create_out_of_memory),
+        cmocka_unit_test(test_choices),
         cmocka_unit_test(test_vs_double_f32),
         cmocka_unit_test(test_vs_double_mixed),
         cmocka_unit_test(test_window_vs_double),
