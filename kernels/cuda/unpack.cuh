@@ -1,6 +1,6 @@
 // unpack.cuh — private to kernels/cuda/: ggml's block formats read on the
-// device, the same values as kernels/quant.c (dequantization) and
-// kernels/canon.c (krn_unpack_row), bit for bit.
+// device for dequantization (the embedding, float-weight matmuls): the same
+// values as kernels/quant.c, bit for bit.
 //
 // Byte offsets are quant_layout.h's; blocks are read byte by byte, since
 // ggml's 18-, 20-, 22-, 24- and 34-byte blocks leave fields unaligned.
@@ -9,12 +9,12 @@
 
 #include "common.cuh"
 
-// One 32-element block of an unpacked weight row (krn_wblock of kernels.h):
-// the int8 codes packed four to a word, little-endian (word w holds
-// elements 4w..4w+3), ready for __dp4a.
+// The coefficients of one 32-element block as ggml's dequantization forms
+// them (for Q4_K/Q5_K d_j = d*sc_j and m_j = dmin*min_j, one fp32 product
+// each): weight = d_j * code (* mul) - m_j.
 struct krn_cuda_wblock {
     int q[8];
-    float d, m;          // d_j, m_j exactly as krn_unpack_row forms them
+    float d, m;
     int mul_lo, mul_hi;  // multipliers of elements 0..15 and 16..31
 };
 
@@ -28,12 +28,6 @@ static __device__ __forceinline__ void k_scale_min(const uint8_t *s, int j,
         *sc = (s[j + 4] & 0x0F) | ((s[j - 4] >> 6) << 4);
         *mn = (s[j + 4] >> 4) | ((s[j] >> 6) << 4);
     }
-}
-
-// Four int8 codes into one word, element a in the low byte.
-static __device__ __forceinline__ int pack4(int a, int b, int c, int d) {
-    return (int)((uint32_t)(a & 0xFF) | ((uint32_t)(b & 0xFF) << 8) |
-                 ((uint32_t)(c & 0xFF) << 16) | ((uint32_t)(d & 0xFF) << 24));
 }
 
 // The code of element i (0..31) of 32-element block j of a row, as
@@ -72,7 +66,7 @@ static __device__ __forceinline__ int block_code(const uint8_t *row, int j, int 
     }
 }
 
-// The block's coefficients, formed with krn_unpack_row's float products:
+// The block's coefficients, formed with the dequantization's float products:
 // Q8_0/Q4_0/Q5_0 d; Q4_1/Q5_1 d and m = -min; Q4_K/Q5_K d*sc_j and
 // dmin*min_j; Q6_K d with the int8 scales of its two halves as multipliers.
 template <int T>
@@ -100,16 +94,6 @@ static __device__ __forceinline__ void block_coefs(const uint8_t *row, int j,
         o->mul_lo = (int)(int8_t)b[192 + 2 * sub];
         o->mul_hi = (int)(int8_t)b[192 + 2 * sub + 1];
     }
-}
-
-template <int T>
-static __device__ __forceinline__ void unpack_block(const uint8_t *row, int j,
-                                                    krn_cuda_wblock *o) {
-    block_coefs<T>(row, j, o);
-#pragma unroll
-    for (int w = 0; w < 8; w++)
-        o->q[w] = pack4(block_code<T>(row, j, 4 * w), block_code<T>(row, j, 4 * w + 1),
-                        block_code<T>(row, j, 4 * w + 2), block_code<T>(row, j, 4 * w + 3));
 }
 
 // ---- dequantization of one element (kernels/quant.c's expressions) ---------
