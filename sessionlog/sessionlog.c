@@ -76,8 +76,9 @@ struct slog_writer {
     char *path; /* owned, for messages */
 };
 
-/* Ends a torn last line (a crash mid-append) with "\n", so that the next
- * entry starts a line of its own and the torn one stays readable as torn. */
+/* Ends a torn last line (a crash or a short write mid-append) with "\n",
+ * so that the next entry starts a line of its own and the torn one stays
+ * readable as torn. */
 static int slog__heal(int fd, const char *path, sb_err *err) {
     struct stat st;
     if (fstat(fd, &st)) return sb_err_set(err, "slog_open", "%s: %s", path,
@@ -178,9 +179,15 @@ int slog_append(slog_writer *w, const slog_entry *e, sb_err *err) {
     if (!text) return sb_err_set(err, __func__, "out of memory for a log entry");
     size_t n = strlen(text);
     text[n] = '\n'; /* replaces the NUL: the line is written by length */
+    /* A short write before this one (disk full) left a torn line: end it
+     * first, or this entry would continue it and be unreadable too. */
+    if (slog__heal(w->fd, w->path, err)) {
+        free(text);
+        return -1;
+    }
     /* One write() with O_APPEND: the line lands whole at the end, after any
      * other writer's line. A short write (disk full) is left torn for the
-     * reader to report and the next slog_open to end. */
+     * reader to report and the next append to end. */
     ssize_t k = write(w->fd, text, n + 1);
     int saved = errno;
     free(text);

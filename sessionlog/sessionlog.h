@@ -20,7 +20,8 @@
  * with O_APPEND, then fsync'd, so entries never interleave and a crash can
  * only leave the LAST line short. A reader reports such a torn line (no
  * final "\n") as unreadable and still reads every line before it; a writer
- * that finds one ends it with "\n" first, so the next entry starts clean.
+ * that finds one (at open, or before an append: its own short write on a
+ * full disk) ends it with "\n" first, so the next entry starts clean.
  *
  * A line is an object with "format": "sonicboom-edit-log-v1"; the fields
  * are those of slog_entry below, by the JSON names given there.
@@ -94,7 +95,7 @@ slog_writer *slog_open(const char *path, sb_err *err);
 void slog_close(slog_writer *w);
 /* Appends e as one line and fsyncs it. -1 with err filled; the file then
  * holds either the whole line or none of it, unless the disk filled up
- * mid-write, which the next slog_open repairs as a torn line. */
+ * mid-write: the next append ends that torn line before its own. */
 int slog_append(slog_writer *w, const slog_entry *e, sb_err *err);
 
 /* ---- reading ------------------------------------------------------------- */

@@ -7,7 +7,10 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../sessionlog/sessionlog.h"
@@ -189,6 +192,54 @@ static void test_torn_and_bad_lines(void **state) {
     unlink(g_path);
 }
 
+static int64_t file_size(void) {
+    struct stat st;
+    assert_int_equal(stat(g_path, &st), 0);
+    return (int64_t)st.st_size;
+}
+
+/* Sets the largest file this process may write (RLIM_INFINITY: no limit). */
+static void limit_file_size(rlim_t bytes) {
+    struct rlimit lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &lim), 0);
+    lim.rlim_cur = bytes;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+}
+
+/* Issue 24: a short write (a full disk; here a file-size limit, which
+ * write() meets the same way) leaves a torn line. The same writer's next
+ * entry must start a line of its own and read back, not continue the torn
+ * line and be lost with it. */
+static void test_short_write_then_append(void **state) {
+    (void)state;
+    fresh_path();
+    sb_err err = {0};
+    slog_writer *w = slog_open(g_path, &err);
+    assert_non_null(w);
+    slog_entry e = sample(1);
+    assert_int_equal(slog_append(w, &e, &err), 0);
+    /* room for 40 more bytes: the next line is cut short */
+    signal(SIGXFSZ, SIG_IGN);
+    limit_file_size((rlim_t)(file_size() + 40));
+    e = sample(2);
+    assert_int_equal(slog_append(w, &e, &err), -1);
+    assert_non_null(strstr(err.msg, "short write"));
+    limit_file_size(RLIM_INFINITY);
+    signal(SIGXFSZ, SIG_DFL);
+    /* the disk has room again: the same writer goes on */
+    e = sample(3);
+    err = (sb_err){0};
+    if (slog_append(w, &e, &err)) fail_msg("%s", err.msg);
+    slog_close(w);
+    slog_reader *r = open_reader();
+    expect_entry(r, &e, 1);
+    expect_unreadable(r, 2, "not a JSON object");
+    expect_entry(r, &e, 3);
+    expect_end(r);
+    slog_reader_close(r);
+    unlink(g_path);
+}
+
 static void test_field_checks(void **state) {
     (void)state;
     fresh_path();
@@ -229,6 +280,7 @@ int main(void) {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_torn_and_bad_lines),
         cmocka_unit_test(test_field_checks),
+        cmocka_unit_test(test_short_write_then_append),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
