@@ -275,7 +275,9 @@ static void lsp__log_edit(lsp_server *s, const lsp_job *job,
     if (!s->cfg.log) return;
     sb_err err = {0};
     if (!s->log || !s->log_path || strcmp(s->log_path, s->cfg.log)) {
-        slog_close(s->log);
+        if (slog_close(s->log, &err)) /* the old log's session summary */
+            lsp__show(s, LSP_MSG_WARNING, "SonicBoom: session log: %s", err.msg);
+        err = (sb_err){0};
         free(s->log_path);
         s->log_path = strdup(s->cfg.log);
         s->log = s->log_path ? slog_open(s->cfg.log, &err) : NULL;
@@ -413,7 +415,9 @@ void lsp__worker_stop(lsp_server *s) {
     lsp__job_free(s->job);
     s->job = NULL;
     lsp__model_drop(s);
-    slog_close(s->log);
+    sb_err err = {0};
+    if (slog_close(s->log, &err)) /* the session's summary: the client may be gone */
+        fprintf(stderr, "sb-lsp: session log: %s\n", err.msg);
     free(s->log_path);
     s->log = NULL;
     s->log_path = NULL;

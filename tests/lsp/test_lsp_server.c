@@ -452,13 +452,16 @@ static void test_replay(void **state) {
     snprintf(cmd, sizeof cmd, "%s/sb replay %s -m %s", build, g_log, g_model);
     assert_int_equal(run_cmd(cmd, out, sizeof out), 0);
     assert_int_equal(count(out, "identical"), 2);
+    /* one server, one session: its two entries and its summary, chained */
+    assert_int_equal(count(out, "3 lines, 2 entries, 1 sessions (1 closed)"), 1);
+    assert_int_equal(count(out, "damage"), 0);
     snprintf(cmd, sizeof cmd, "%s/sb replay %s -m %s --speculation off", build,
              g_log, g_model);
     assert_int_equal(run_cmd(cmd, out, sizeof out), 0);
     assert_int_equal(count(out, "identical"), 2);
 
     /* tamper with the second entry's first output id (REPLY -> FENCE) and
-     * tear a third line: reported, exit status 1 */
+     * tear a fourth line: the chain names both, exit status 3 (damage) */
     char bad[160];
     snprintf(bad, sizeof bad, "%s/tampered.jsonl", g_dir);
     snprintf(cmd, sizeof cmd, "awk 'NR==2{sub(/\"output_ids\":\\[300/, "
@@ -466,10 +469,12 @@ static void test_replay(void **state) {
              g_log, bad, bad);
     assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s/sb replay %s -m %s", build, bad, g_model);
-    assert_int_equal(run_cmd(cmd, out, sizeof out), 1);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 3);
     assert_int_equal(count(out, "identical"), 1);
-    assert_int_equal(count(out, "different at token 0"), 1);
-    assert_int_equal(count(out, "unreadable"), 1);
+    /* the changed id no longer hashes to the entry's output_sha256 */
+    assert_int_equal(count(out, "output_sha256 is not the SHA-256"), 1);
+    assert_int_equal(count(out, "damage at line 2: edited entry"), 1);
+    assert_int_equal(count(out, "damage at line 4: truncation"), 1);
 }
 
 int main(void) {

@@ -41,12 +41,13 @@ static slog_entry sample(uint64_t seed) {
         .wall_s = 1.5, .steps = 2, .drafted = 4, .accepted = 1};
 }
 
+/* One writer, one entry: the entry and its session's summary. */
 static void append(slog_entry e) {
     sb_err err = {0};
     slog_writer *w = slog_open(g_path, &err);
     assert_non_null(w);
     assert_int_equal(slog_append(w, &e, &err), 0);
-    slog_close(w);
+    assert_int_equal(slog_close(w, &err), 0);
 }
 
 static void append_raw(const char *s) {
@@ -62,11 +63,21 @@ static slog_reader *open_reader(void) {
     return r;
 }
 
-/* The next line is an entry with this seed. */
+/* The next line is an edit entry with this seed. */
 static void expect_entry(slog_reader *r, slog_entry *e, uint64_t seed) {
     sb_err err = {0};
     if (slog_next(r, e, &err) != 1) fail_msg("expected an entry: %s", err.msg);
+    assert_int_equal(e->kind, SLOG_KIND_EDIT);
     assert_true(e->seed == seed);
+}
+
+/* The next line is a session's summary counting `entries`. */
+static void expect_summary(slog_reader *r, slog_entry *e, int64_t entries) {
+    sb_err err = {0};
+    if (slog_next(r, e, &err) != 1) fail_msg("expected a summary: %s", err.msg);
+    assert_int_equal(e->kind, SLOG_KIND_SUMMARY);
+    assert_int_equal(e->summary_entries, entries);
+    assert_int_equal(e->seq, entries + 1);
 }
 
 /* The next line is unreadable: line `line`, and the message names it and
@@ -80,6 +91,12 @@ static void expect_unreadable(slog_reader *r, int64_t line, const char *want) {
     assert_int_equal(slog_line(r), line);
     if (!strstr(err.msg, where) || !strstr(err.msg, want))
         fail_msg("'%s' does not say '%s' and '%s'", err.msg, where, want);
+}
+
+/* Reads one line, whatever it is, that is not the end. */
+static void expect_end_not(slog_reader *r, slog_entry *e) {
+    sb_err err = {0};
+    assert_int_not_equal(slog_next(r, e, &err), 0);
 }
 
 static void expect_end(slog_reader *r) {
@@ -131,7 +148,8 @@ static void assert_same_entry(const slog_entry *got, const slog_entry *want) {
 }
 
 /* Every field comes back as written: absent strings as NULL, a document
- * holding a NUL byte, all 64 bits of a seed. */
+ * holding a NUL byte, all 64 bits of a seed; and the chain: one session,
+ * numbered lines, each naming the hash of the line before, a summary. */
 static void test_round_trip(void **state) {
     (void)state;
     fresh_path();
@@ -139,16 +157,69 @@ static void test_round_trip(void **state) {
     second.device_name = "NVIDIA H200";
     second.warmup_sha256 = "0123";
     second.range_json = NULL;
-    append(first);
-    append(second);
+    sb_err err = {0};
+    slog_writer *w = slog_open(g_path, &err);
+    assert_non_null(w);
+    char session[33];
+    strcpy(session, slog_session(w));
+    assert_int_equal(strlen(session), 32);
+    assert_int_equal(slog_append(w, &first, &err), 0);
+    assert_int_equal(slog_append(w, &second, &err), 0);
+    assert_int_equal(slog_close(w, &err), 0);
+
     slog_reader *r = open_reader();
     slog_entry e;
+    char prev[65];
     expect_entry(r, &e, 18446744073709551615ull);
     assert_same_entry(&e, &first);
+    assert_string_equal(e.session, session);
+    assert_int_equal(e.seq, 1);
+    assert_null(e.prev_sha256); /* the file's first line */
+    strcpy(prev, slog_line_sha256(r));
     expect_entry(r, &e, 7);
     assert_same_entry(&e, &second);
+    assert_int_equal(e.seq, 2);
+    assert_string_equal(e.prev_sha256, prev);
     assert_int_equal(slog_line(r), 2);
+    strcpy(prev, slog_line_sha256(r));
+    expect_summary(r, &e, 2);
+    assert_string_equal(e.session, session);
+    assert_string_equal(e.prev_sha256, prev);
     expect_end(r);
+    slog_reader_close(r);
+
+    /* a second session chains to the first's summary, with a new id */
+    append(sample(9));
+    r = open_reader();
+    for (int i = 0; i < 3; i++) expect_end_not(r, &e);
+    strcpy(prev, slog_line_sha256(r));
+    expect_entry(r, &e, 9);
+    assert_int_equal(e.seq, 1);
+    assert_string_equal(e.prev_sha256, prev);
+    assert_string_not_equal(e.session, session);
+    slog_reader_close(r);
+    unlink(g_path);
+}
+
+/* A line as bytes: the SHA-256 a reader reports is the hash of exactly the
+ * line's bytes without its newline. */
+static void test_line_hash(void **state) {
+    (void)state;
+    fresh_path();
+    append(sample(1));
+    char *text = NULL;
+    size_t cap = 0;
+    FILE *f = fopen(g_path, "rb");
+    ssize_t n = getline(&text, &cap, f);
+    fclose(f);
+    assert_true(n > 1);
+    char want[65];
+    sb_sha256_hex(text, (size_t)n - 1, want);
+    free(text);
+    slog_reader *r = open_reader();
+    slog_entry e;
+    expect_entry(r, &e, 1);
+    assert_string_equal(slog_line_sha256(r), want);
     slog_reader_close(r);
     unlink(g_path);
 }
@@ -164,30 +235,38 @@ static void test_torn_and_bad_lines(void **state) {
     slog_reader *r = open_reader();
     slog_entry e;
     expect_entry(r, &e, 1);
-    expect_unreadable(r, 2, "model_sha256");
-    expect_unreadable(r, 3, "not a JSON object");
+    expect_summary(r, &e, 1);
+    expect_unreadable(r, 3, "model_sha256");
+    expect_unreadable(r, 4, "not a JSON object");
     expect_entry(r, &e, 2);
-    expect_unreadable(r, 5, "torn");
+    expect_summary(r, &e, 1);
+    expect_unreadable(r, 7, "torn");
+    assert_true(slog_line_torn(r));
     expect_end(r);
     slog_reader_close(r);
 
-    /* the next writer ends the torn line first: its entry reads cleanly */
+    /* the next writer ends the torn line first: its entry reads cleanly,
+     * chained to the torn line's bytes */
     append(sample(3));
     r = open_reader();
     sb_err err = {0};
     int good = 0, bad = 0, rc;
     uint64_t last = 0;
+    char torn[65] = "", named[65] = "";
     while ((rc = slog_next(r, &e, &err)) != 0) {
-        if (rc > 0) {
+        if (rc > 0 && e.kind == SLOG_KIND_EDIT) {
             good++;
             last = e.seed;
-        } else {
+            if (slog_line(r) == 8) strcpy(named, e.prev_sha256);
+        } else if (rc < 0) {
             bad++;
+            if (slog_line(r) == 7) strcpy(torn, slog_line_sha256(r));
         }
     }
     assert_int_equal(good, 3);
     assert_int_equal(bad, 3);
     assert_true(last == 3);
+    assert_string_equal(named, torn);
     slog_reader_close(r);
     unlink(g_path);
 }
@@ -230,11 +309,17 @@ static void test_short_write_then_append(void **state) {
     e = sample(3);
     err = (sb_err){0};
     if (slog_append(w, &e, &err)) fail_msg("%s", err.msg);
-    slog_close(w);
+    assert_int_equal(slog_close(w, NULL), 0);
     slog_reader *r = open_reader();
     expect_entry(r, &e, 1);
     expect_unreadable(r, 2, "not a JSON object");
+    char torn[65];
+    strcpy(torn, slog_line_sha256(r));
     expect_entry(r, &e, 3);
+    /* the torn line took number 2 and is chained to as it is */
+    assert_int_equal(e.seq, 3);
+    assert_string_equal(e.prev_sha256, torn);
+    expect_summary(r, &e, 3);
     expect_end(r);
     slog_reader_close(r);
     unlink(g_path);
@@ -263,8 +348,9 @@ static void test_field_checks(void **state) {
     slog_reader *r = open_reader();
     slog_entry e;
     expect_entry(r, &e, 1);
-    expect_unreadable(r, 2, "region");
-    expect_unreadable(r, 3, "output_ids[0]");
+    expect_summary(r, &e, 1);
+    expect_unreadable(r, 3, "region");
+    expect_unreadable(r, 4, "output_ids[0]");
     expect_end(r);
     slog_reader_close(r);
     unlink(g_path);
@@ -278,6 +364,7 @@ static void test_field_checks(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_line_hash),
         cmocka_unit_test(test_torn_and_bad_lines),
         cmocka_unit_test(test_field_checks),
         cmocka_unit_test(test_short_write_then_append),

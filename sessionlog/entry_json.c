@@ -1,22 +1,18 @@
 /*
- * sessionlog.c — the edit log: writing whole lines atomically, reading
- * them back one at a time, treating every line as untrusted.
+ * entry_json.c — one log line as a JSON object and back, every field read
+ * as untrusted: its type, its range, its length.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "sessionlog.h"
+#include "slog_internal.h"
 
 /* ==== the string fields ===================================================== */
 
-/* Every string field of an entry, by its JSON name: where it lives in
+/* Every string field of an edit, by its JSON name: where it lives in
  * slog_entry, where its length lives when it may hold any bytes (-1: NUL-
  * terminated), and whether a reader takes null or absence for NULL. The
  * writer and the reader both walk this one table, so a field can never be
@@ -69,58 +65,15 @@ static int64_t *slog__len_slot(slog_entry *e, const slog__str_field *f) {
     return f->len_at < 0 ? NULL : (int64_t *)((char *)e + f->len_at);
 }
 
+bool slog__is_sha256(const char *s) {
+    if (!s || strlen(s) != 64) return false;
+    for (int i = 0; i < 64; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    return true;
+}
+
 /* ==== writing =============================================================== */
-
-struct slog_writer {
-    int fd;
-    char *path; /* owned, for messages */
-};
-
-/* Ends a torn last line (a crash or a short write mid-append) with "\n",
- * so that the next entry starts a line of its own and the torn one stays
- * readable as torn. */
-static int slog__heal(int fd, const char *path, sb_err *err) {
-    struct stat st;
-    if (fstat(fd, &st)) return sb_err_set(err, "slog_open", "%s: %s", path,
-                                          strerror(errno));
-    if (st.st_size == 0) return 0;
-    char last;
-    if (pread(fd, &last, 1, st.st_size - 1) != 1)
-        return sb_err_set(err, "slog_open", "%s: cannot read: %s", path,
-                          strerror(errno));
-    if (last == '\n') return 0;
-    if (write(fd, "\n", 1) != 1)
-        return sb_err_set(err, "slog_open", "%s: cannot write: %s", path,
-                          strerror(errno));
-    return 0;
-}
-
-slog_writer *slog_open(const char *path, sb_err *err) {
-    slog_writer *w = calloc(1, sizeof *w);
-    if (!w || !(w->path = strdup(path))) {
-        free(w);
-        sb_err_set(err, __func__, "out of memory");
-        return NULL;
-    }
-    w->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (w->fd < 0) {
-        sb_err_set(err, __func__, "cannot open session log '%s': %s", path,
-                   strerror(errno));
-        goto fail;
-    }
-    if (slog__heal(w->fd, path, err)) goto fail;
-    return w;
-fail:
-    slog_close(w);
-    return NULL;
-}
-
-void slog_close(slog_writer *w) {
-    if (!w) return;
-    if (w->fd >= 0) close(w->fd);
-    free(w->path);
-    free(w);
-}
 
 /* A JSON string of n bytes, or null for NULL. json_stringn refuses invalid
  * UTF-8: such text is stored as null, which the reader then reports. */
@@ -130,28 +83,25 @@ static json_t *slog__str(const char *s, int64_t n) {
     return j ? j : json_null();
 }
 
-/* Every string field of slog__strs into o. */
-static void slog__put_strs(json_t *o, const slog_entry *e) {
+static void slog__put_link(json_t *o, const slog__link *l) {
+    json_object_set_new(o, "format", json_string(SLOG_FORMAT));
+    json_object_set_new(o, "kind", json_string(l->kind == SLOG_KIND_SUMMARY
+                                                   ? "summary" : "edit"));
+    json_object_set_new(o, "session", json_string(l->session));
+    json_object_set_new(o, "seq", json_integer(l->seq));
+    json_object_set_new(o, "prev_sha256", l->prev ? json_string(l->prev)
+                                                  : json_null());
+    if (l->kind == SLOG_KIND_SUMMARY)
+        json_object_set_new(o, "entries", json_integer(l->entries));
+}
+
+static void slog__put_edit(json_t *o, const slog_entry *e, json_t *ids) {
     for (int i = 0; i < SLOG__N_STRS; i++) {
         int64_t len;
         const char *v = slog__str_value(e, &slog__strs[i], &len);
         json_object_set_new(o, slog__strs[i].key, slog__str(v, len));
     }
-}
-
-static json_t *slog__to_json(const slog_entry *e) {
-    json_t *o = json_object(), *ids = json_array();
-    if (!o || !ids) {
-        json_decref(o);
-        json_decref(ids);
-        return NULL;
-    }
-    for (int32_t i = 0; i < e->n_output; i++)
-        json_array_append_new(ids, json_integer(e->output[i]));
-    json_t *range = NULL;
-    if (e->range_json) range = json_loads(e->range_json, 0, NULL);
-    json_object_set_new(o, "format", json_string(SLOG_FORMAT));
-    slog__put_strs(o, e);
+    json_t *range = e->range_json ? json_loads(e->range_json, 0, NULL) : NULL;
     json_object_set_new(o, "region", json_pack("[II]", (json_int_t)e->region_start,
                                                (json_int_t)e->region_end));
     json_object_set_new(o, "range", range ? range : json_null());
@@ -169,78 +119,25 @@ static json_t *slog__to_json(const slog_entry *e) {
     json_object_set_new(o, "steps", json_integer(e->steps));
     json_object_set_new(o, "drafted", json_integer(e->drafted));
     json_object_set_new(o, "accepted", json_integer(e->accepted));
+}
+
+json_t *slog__to_json(const slog__link *l, const slog_entry *e) {
+    json_t *o = json_object();
+    if (!o) return NULL;
+    slog__put_link(o, l);
+    if (l->kind == SLOG_KIND_SUMMARY) return o;
+    json_t *ids = json_array();
+    if (!ids) {
+        json_decref(o);
+        return NULL;
+    }
+    for (int32_t i = 0; i < e->n_output; i++)
+        json_array_append_new(ids, json_integer(e->output[i]));
+    slog__put_edit(o, e, ids);
     return o;
 }
 
-int slog_append(slog_writer *w, const slog_entry *e, sb_err *err) {
-    json_t *o = slog__to_json(e);
-    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
-    json_decref(o);
-    if (!text) return sb_err_set(err, __func__, "out of memory for a log entry");
-    size_t n = strlen(text);
-    text[n] = '\n'; /* replaces the NUL: the line is written by length */
-    /* A short write before this one (disk full) left a torn line: end it
-     * first, or this entry would continue it and be unreadable too. */
-    if (slog__heal(w->fd, w->path, err)) {
-        free(text);
-        return -1;
-    }
-    /* One write() with O_APPEND: the line lands whole at the end, after any
-     * other writer's line. A short write (disk full) is left torn for the
-     * reader to report and the next append to end. */
-    ssize_t k = write(w->fd, text, n + 1);
-    int saved = errno;
-    free(text);
-    if (k != (ssize_t)(n + 1))
-        return sb_err_set(err, __func__, "%s: short write (%zd of %zu bytes): "
-                          "%s", w->path, k, n + 1, k < 0 ? strerror(saved)
-                                                         : "disk full?");
-    if (fsync(w->fd))
-        return sb_err_set(err, __func__, "%s: fsync failed: %s", w->path,
-                          strerror(errno));
-    return 0;
-}
-
 /* ==== reading =============================================================== */
-
-struct slog_reader {
-    FILE *f;
-    char *line;      /* owned (getline) */
-    size_t cap;
-    int64_t lineno;
-    json_t *cur;     /* the current entry's JSON; owned */
-    int32_t *ids;    /* the current entry's output ids; owned */
-    bool done;       /* a read error ended the file */
-};
-
-slog_reader *slog_reader_open(const char *path, sb_err *err) {
-    slog_reader *r = calloc(1, sizeof *r);
-    if (!r) {
-        sb_err_set(err, __func__, "out of memory");
-        return NULL;
-    }
-    r->f = fopen(path, "rb");
-    if (!r->f) {
-        sb_err_set(err, __func__, "cannot open session log '%s': %s", path,
-                   strerror(errno));
-        free(r);
-        return NULL;
-    }
-    return r;
-}
-
-void slog_reader_close(slog_reader *r) {
-    if (!r) return;
-    fclose(r->f);
-    free(r->line);
-    json_decref(r->cur);
-    free(r->ids);
-    free(r);
-}
-
-int64_t slog_line(const slog_reader *r) {
-    return r->lineno;
-}
 
 /* The field's string, or NULL for null/absent when allowed. */
 static int slog__get_str(json_t *o, const char *key, bool nullable,
@@ -270,23 +167,23 @@ static int slog__get_int(json_t *o, const char *key, int64_t lo, int64_t hi,
     return 0;
 }
 
-static int slog__get_ids(slog_reader *r, json_t *o, slog_entry *e, sb_err *err) {
+static int slog__get_ids(json_t *o, slog_entry *e, int32_t **ids, sb_err *err) {
     json_t *a = json_object_get(o, "output_ids");
     if (!json_is_array(a) || json_array_size(a) > SLOG_MAX_OUTPUT)
         return sb_err_set(err, "slog_next", "field 'output_ids': expected an "
                           "array of at most %d ids", SLOG_MAX_OUTPUT);
     size_t n = json_array_size(a);
-    r->ids = malloc((n ? n : 1) * sizeof *r->ids);
-    if (!r->ids) return sb_err_set(err, "slog_next", "out of memory");
+    *ids = malloc((n ? n : 1) * sizeof **ids);
+    if (!*ids) return sb_err_set(err, "slog_next", "out of memory");
     for (size_t i = 0; i < n; i++) {
         json_t *v = json_array_get(a, i);
         if (!json_is_integer(v) || json_integer_value(v) < 0 ||
             json_integer_value(v) > INT32_MAX)
             return sb_err_set(err, "slog_next", "output_ids[%zu]: expected a "
                               "token id", i);
-        r->ids[i] = (int32_t)json_integer_value(v);
+        (*ids)[i] = (int32_t)json_integer_value(v);
     }
-    e->output = r->ids;
+    e->output = *ids;
     e->n_output = (int32_t)n;
     return 0;
 }
@@ -320,15 +217,32 @@ static int slog__get_params(json_t *o, slog_entry *e, sb_err *err) {
     return 0;
 }
 
-/* Fills e from o (borrowing o's strings). */
-static int slog__from_json(slog_reader *r, json_t *o, slog_entry *e,
-                           sb_err *err) {
-    memset(e, 0, sizeof *e);
-    const char *fmt = NULL;
-    if (slog__get_str(o, "format", false, &fmt, NULL, err)) return -1;
-    if (strcmp(fmt, SLOG_FORMAT))
-        return sb_err_set(err, "slog_next", "format '%.40s': expected '%s'",
-                          fmt, SLOG_FORMAT);
+/* The chain fields of a v2 line. */
+static int slog__get_link(json_t *o, slog_entry *e, sb_err *err) {
+    const char *kind;
+    if (slog__get_str(o, "kind", false, &kind, NULL, err)) return -1;
+    if (!strcmp(kind, "edit")) e->kind = SLOG_KIND_EDIT;
+    else if (!strcmp(kind, "summary")) e->kind = SLOG_KIND_SUMMARY;
+    else return sb_err_set(err, "slog_next", "field 'kind': '%.20s' is neither "
+                           "'edit' nor 'summary'", kind);
+    if (slog__get_str(o, "session", false, &e->session, NULL, err)) return -1;
+    if (strlen(e->session) != 32 || strspn(e->session, "0123456789abcdef") != 32)
+        return sb_err_set(err, "slog_next", "field 'session': expected 32 hex "
+                          "digits");
+    if (slog__get_int(o, "seq", 1, INT64_MAX, &e->seq, err) ||
+        slog__get_str(o, "prev_sha256", true, &e->prev_sha256, NULL, err))
+        return -1;
+    if (e->prev_sha256 && !slog__is_sha256(e->prev_sha256))
+        return sb_err_set(err, "slog_next", "field 'prev_sha256': expected 64 "
+                          "hex digits or null");
+    if (e->kind == SLOG_KIND_SUMMARY)
+        return slog__get_int(o, "entries", 0, INT64_MAX - 1, &e->summary_entries,
+                             err);
+    return 0;
+}
+
+/* The fields of an edit (either format). */
+static int slog__get_edit(json_t *o, slog_entry *e, int32_t **ids, sb_err *err) {
     for (int i = 0; i < SLOG__N_STRS; i++) {
         const slog__str_field *f = &slog__strs[i];
         if (slog__get_str(o, f->key, f->nullable, slog__str_slot(e, f),
@@ -355,47 +269,21 @@ static int slog__from_json(slog_reader *r, json_t *o, slog_entry *e,
     json_t *d = json_object_get(o, "drafted"), *a = json_object_get(o, "accepted");
     e->drafted = json_is_integer(d) ? json_integer_value(d) : 0;
     e->accepted = json_is_integer(a) ? json_integer_value(a) : 0;
-    return slog__get_ids(r, o, e, err);
+    return slog__get_ids(o, e, ids, err);
 }
 
-int slog_next(slog_reader *r, slog_entry *e, sb_err *err) {
-    json_decref(r->cur);
-    r->cur = NULL;
-    free(r->ids);
-    r->ids = NULL;
-    for (;;) {
-        errno = 0;
-        ssize_t n = getline(&r->line, &r->cap, r->f);
-        if (n < 0 || r->done) {
-            if (!r->done && errno && errno != EINVAL && ferror(r->f)) {
-                r->done = true;
-                return sb_err_set(err, __func__, "read failed after line %lld: "
-                                  "%s", (long long)r->lineno, strerror(errno));
-            }
-            return 0;
-        }
-        r->lineno++;
-        bool torn = r->line[n - 1] != '\n';
-        if (!torn) n--;
-        if (n == 0 && !torn) continue; /* an empty line (a healed tear) */
-        if (torn)
-            return sb_err_set(err, __func__, "line %lld: torn last line of %zd "
-                              "bytes (the writer stopped mid-entry)",
-                              (long long)r->lineno, n);
-        if (n > SLOG_MAX_LINE)
-            return sb_err_set(err, __func__, "line %lld: %zd bytes, more than "
-                              "the %d a log line may hold", (long long)r->lineno,
-                              n, SLOG_MAX_LINE);
-        json_error_t je;
-        r->cur = json_loadb(r->line, (size_t)n, JSON_ALLOW_NUL, &je);
-        if (!r->cur || !json_is_object(r->cur))
-            return sb_err_set(err, __func__, "line %lld: not a JSON object%s%s",
-                              (long long)r->lineno, r->cur ? "" : ": ",
-                              r->cur ? "" : je.text);
-        sb_err inner = {0};
-        if (slog__from_json(r, r->cur, e, &inner))
-            return sb_err_set(err, __func__, "line %lld: %s", (long long)r->lineno,
-                              inner.msg);
-        return 1;
+int slog__from_json(json_t *o, slog_entry *e, int32_t **ids, sb_err *err) {
+    memset(e, 0, sizeof *e);
+    const char *fmt = NULL;
+    if (slog__get_str(o, "format", false, &fmt, NULL, err)) return -1;
+    if (!strcmp(fmt, SLOG_FORMAT_V1)) {
+        e->kind = SLOG_KIND_EDIT; /* before the chain: no session, seq, prev */
+    } else if (!strcmp(fmt, SLOG_FORMAT)) {
+        if (slog__get_link(o, e, err)) return -1;
+        if (e->kind == SLOG_KIND_SUMMARY) return 0;
+    } else {
+        return sb_err_set(err, "slog_next", "format '%.40s': expected '%s'",
+                          fmt, SLOG_FORMAT);
     }
+    return slog__get_edit(o, e, ids, err);
 }
