@@ -34,13 +34,15 @@ NVCCFLAGS ?= -O3 -std=c++17 --fmad=false \
 LIB_SRC := $(wildcard base/*.c engine/*.c mkmodel/*.c kernels/*.c kernels/cpu/*.c drafter/*.c edit/*.c)
 # the language server's layers and the session log (lsp/main.c is sb-lsp's)
 LIB_SRC += $(filter-out lsp/main.c,$(wildcard lsp/*.c)) $(wildcard sessionlog/*.c)
+# the warm-up table (warmup/warmup.h); its CUDA facts below
+LIB_SRC += $(wildcard warmup/*.c)
 # the sb bench harness (bench/lib/bench.h); bench/programs/ holds programs
 LIB_SRC += $(filter-out bench/lib/devcopy_absent.c,$(wildcard bench/lib/*.c))
 ifeq ($(NVCC),)
-LIB_SRC += kernels/cuda/absent.c bench/lib/devcopy_absent.c
+LIB_SRC += kernels/cuda/absent.c bench/lib/devcopy_absent.c warmup/cuda/absent.c
 CU_SRC :=
 else
-CU_SRC := $(wildcard kernels/cuda/*.cu) bench/lib/devcopy.cu
+CU_SRC := $(wildcard kernels/cuda/*.cu) bench/lib/devcopy.cu warmup/cuda/device.cu
 LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 endif
 
@@ -249,23 +251,28 @@ demo: $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/lsp_demo
 $(BUILD)/lsp_demo: models/demo/lsp_demo.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
-# ---- fuzzing sb-lsp (needs clang; not part of test or check) ----
-# libFuzzer over the framing and dispatch (tests/lsp/fuzz_lsp.c), for
-# FUZZ_TIME seconds, seeded from tests/lsp/corpus/; what it finds new goes
-# to build-fuzz/corpus/. libsb is rebuilt with clang and the sanitizers.
+# ---- fuzzing (needs clang; not part of test or check) ----
+# libFuzzer targets, each for FUZZ_TIME seconds (default 60): sb-lsp's
+# framing and dispatch (tests/lsp/fuzz_lsp.c, seeds tests/lsp/corpus/) and
+# the warm-up table's reader (tests/warmup/fuzz_warmup.c, seeds
+# tests/warmup/corpus/); what they find new goes to build-fuzz/corpus*/.
+# libsb is rebuilt with clang and the sanitizers.
 FUZZ_TIME ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-build-fuzz/fuzz_lsp: tests/lsp/fuzz_lsp.c FORCE
-	@command -v clang >/dev/null || { echo "fuzz: clang is required (apt-get install clang)" >&2; exit 1; }
-	$(MAKE) BUILD=build-fuzz CC=clang NVCC= OPTFLAGS="-O1 -g" \
+FUZZ_LIB = $(MAKE) BUILD=build-fuzz CC=clang NVCC= OPTFLAGS="-O1 -g" \
 	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -Wno-error" build-fuzz/libsb.a
-	clang $(SB_CFLAGS) -Wno-error -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< \
-	    build-fuzz/libsb.a $(LDLIBS)
+build-fuzz/fuzz_lsp build-fuzz/fuzz_warmup: build-fuzz/fuzz_%: FORCE
+	@command -v clang >/dev/null || { echo "fuzz: clang is required (apt-get install clang)" >&2; exit 1; }
+	$(FUZZ_LIB)
+	clang $(SB_CFLAGS) -Wno-error -fsanitize=fuzzer $(FUZZ_SAN) -o $@ \
+	    $(wildcard tests/*/fuzz_$*.c) build-fuzz/libsb.a $(LDLIBS)
 
-fuzz: build-fuzz/fuzz_lsp
-	@mkdir -p build-fuzz/corpus
+fuzz: build-fuzz/fuzz_lsp build-fuzz/fuzz_warmup
+	@mkdir -p build-fuzz/corpus build-fuzz/corpus-warmup
 	build-fuzz/fuzz_lsp -max_total_time=$(FUZZ_TIME) -max_len=8192 -timeout=10 \
 	    build-fuzz/corpus tests/lsp/corpus
+	build-fuzz/fuzz_warmup -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 \
+	    build-fuzz/corpus-warmup tests/warmup/corpus
 
 .PHONY: fuzz FORCE
 FORCE:

@@ -30,6 +30,17 @@ int cli_draftsim(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_logits(int argc, char **argv);
 int cli_compare(int argc, char **argv);
+int cli_warmup(int argc, char **argv);
+int cli_verify(int argc, char **argv);
+
+/* A session on m for command cmd: eng_session_create, or with `warmup` (a
+ * table's path, --warmup FILE) the table's configuration imported and its
+ * fingerprint checked (warmup/warmup.h), a line on stderr saying so and
+ * one per warning. table_sha256 (may be NULL) receives the table file's
+ * SHA-256, or "" without one. NULL after printing why. [cmd_warmup.c] */
+eng_session *cli_session_open(const char *cmd, eng_model *m,
+                              const eng_options *opt, const char *warmup,
+                              char table_sha256[65]);
 
 /* Prints "sb <cmd>: message" on stderr; returns CLI_FAIL. */
 int cli_fail(const char *cmd, const char *fmt, ...)

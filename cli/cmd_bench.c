@@ -31,6 +31,8 @@ static const char *cli__bench_help =
     "      --max-tokens N   cap each run's output below the expected\n"
     "                       answer's length\n"
     "      --threads N      CPU threads (default: all cores)\n"
+    "      --warmup FILE    take a warm-up table's launch configuration (no\n"
+    "                       measuring) after checking its fingerprint\n"
     "      --reps N         steps per step-cost median, 1..256 (default 10)\n"
     "      --json FILE      every number (default bench/out/bench.json)\n"
     "      --plots DIR      PNG plots via gnuplot (default bench/out)\n"
@@ -53,6 +55,7 @@ static const char *cli__bench_help =
 typedef struct cli_bench_opts {
     const char *model, *vocab, *tasks, *only, *json, *plots, *results;
     const char *from_json;   /* a saved run to draw instead of a run */
+    const char *warmup;      /* --warmup: a warm-up table, or NULL */
     const char *run_option;  /* the first option given that only a run takes */
     bool results_given;
     eng_device device;
@@ -109,7 +112,7 @@ static int cli__bench_parse(int argc, char **argv, cli_bench_opts *o) {
         {"only", 1, 0, 'O'}, {"max-tokens", 1, 0, 'n'}, {"threads", 1, 0, 't'},
         {"reps", 1, 0, 'r'}, {"json", 1, 0, 'J'}, {"plots", 1, 0, 'P'},
         {"results", 1, 0, 'R'}, {"vocab", 1, 0, 'V'}, {"help", 0, 0, 'h'},
-        {"from-json", 1, 0, 'F'}, {0, 0, 0, 0}};
+        {"from-json", 1, 0, 'F'}, {"warmup", 1, 0, 'W'}, {0, 0, 0, 0}};
     *o = (cli_bench_opts){.tasks = "bench/edits", .json = "bench/out/bench.json",
                           .plots = "bench/out", .results = "bench/RESULTS.md",
                           .reps = 10};
@@ -135,6 +138,7 @@ static int cli__bench_parse(int argc, char **argv, cli_bench_opts *o) {
             o->results_given = true;
             break;
         case 'F': o->from_json = optarg; break;
+        case 'W': o->warmup = optarg; break;
         default:
             if ((rc = cli__bench_run_opt(c, optarg, o))) return rc;
         }
@@ -302,8 +306,9 @@ static int cli__bench_engine(cli_bench_run *run, int32_t ctx, int32_t depth) {
                       .n_ctx = ctx};
     fprintf(stderr, "sb bench: starting the %s session (context %d)\n",
             run->meta.device, (int)ctx);
-    if (!(run->session = eng_session_create(run->model, &eo, &err)))
-        return cli_fail("bench", "%s", err.msg);
+    if (!(run->session = cli_session_open("bench", run->model, &eo, run->o->warmup,
+                                          NULL)))
+        return CLI_FAIL;
     bench_engine_opts o = {.device = run->o->device, .threads = run->o->threads,
                            .depths = {0, depth}, .n_depths = depth > 0 ? 2 : 1,
                            .cost_depth = depth > 0 ? 1 : 0, .reps = run->o->reps};

@@ -25,6 +25,9 @@ static const char *cli__edit_help =
     "                         plus 256)\n"
     "      --temp T           temperature; 0 = greedy (default 0)\n"
     "      --seed S           sampling seed (default 0)\n"
+    "      --warmup FILE      take a warm-up table's launch configuration (no\n"
+    "                         measuring) after checking its fingerprint (sb\n"
+    "                         warmup); never changes output\n"
     "Prints the edited file on stdout and one line on stderr: prompt and\n"
     "output tokens, stop reason, tok/s, steps, tokens per step, drafts and\n"
     "the SHA-256 of the output token ids (little-endian int32; the same with\n"
@@ -33,6 +36,7 @@ static const char *cli__edit_help =
 
 typedef struct cli_edit_opts {
     const char *model, *file, *instruction, *language;
+    const char *warmup;       /* --warmup: a warm-up table, or NULL */
     edit_opts edit;
     eng_options eng;
 } cli_edit_opts;
@@ -78,7 +82,7 @@ static int cli__edit_parse(int argc, char **argv, cli_edit_opts *o) {
         {"device", 1, 0, 'D'}, {"threads", 1, 0, 't'},
         {"max-draft", 1, 0, 'X'}, {"max-tokens", 1, 0, 'n'},
         {"temp", 1, 0, 'T'}, {"seed", 1, 0, 'S'}, {"help", 0, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"warmup", 1, 0, 'W'}, {0, 0, 0, 0}};
     o->edit = edit_defaults();
     int c, rc;
     optind = 1;
@@ -88,6 +92,7 @@ static int cli__edit_parse(int argc, char **argv, cli_edit_opts *o) {
         case 'f': o->file = optarg; break;
         case 'i': o->instruction = optarg; break;
         case 'L': o->language = optarg; break;
+        case 'W': o->warmup = optarg; break;
         case 'h': fputs(cli__edit_help, stdout); return -1;
         default:
             if ((rc = cli__edit_opt(c, o))) return rc;
@@ -147,9 +152,7 @@ static eng_session *cli__edit_session(const cli_edit_opts *o, eng_model *m,
     }
     eng_options eo = o->eng;
     eo.n_ctx = (int32_t)(want < ctx ? want : ctx);
-    eng_session *s = eng_session_create(m, &eo, &err);
-    if (!s) cli_fail("edit", "%s", err.msg);
-    return s;
+    return cli_session_open("edit", m, &eo, o->warmup, NULL);
 }
 
 /* Runs the edit and prints what it gave; the exit code. */

@@ -35,6 +35,9 @@ static const char *cli__gen_help =
     "                       ids on stderr, one JSON line each:\n"
     "                       {\"prompt_ids\":[...]} then {\"generated_ids\":[...]}\n"
     "      --ids-out FILE   write those two lines to FILE instead\n"
+    "      --warmup FILE    take a warm-up table's launch configuration (no\n"
+    "                       measuring) after checking its fingerprint (sb\n"
+    "                       warmup); never changes output\n"
     "At the end, one line on stderr: token counts, speeds, steps (forward\n"
     "passes that produced tokens) and the SHA-256 of the generated token ids\n"
     "(little-endian int32), identical on every run and with speculation on\n"
@@ -50,6 +53,7 @@ typedef struct cli_gen_opts {
     bool speculation;
     bool ngram;               /* --drafter ngram */
     const char *draft_source; /* NULL: the prompt */
+    const char *warmup;       /* --warmup: a warm-up table, or NULL */
 } cli_gen_opts;
 
 /* The drafter of one run; exactly one of copy/ngram is set when on. */
@@ -91,7 +95,7 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
         {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {"stop", 1, 0, 's'},
         {"speculation", 1, 0, 'P'}, {"draft-source", 1, 0, 'G'},
         {"drafter", 1, 0, 'R'}, {"max-draft", 1, 0, 'X'}, {"ids", 0, 0, 'I'},
-        {"ids-out", 1, 0, 'O'}, {0, 0, 0, 0}};
+        {"ids-out", 1, 0, 'O'}, {"warmup", 1, 0, 'W'}, {0, 0, 0, 0}};
     o->gen = eng_gen_defaults();
     o->gen.n_max = 128;
     o->speculation = true;
@@ -162,6 +166,7 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
         case 'q': o->quiet = true; break;
         case 'I': o->ids = true; break;
         case 'O': o->ids_out = optarg; break;
+        case 'W': o->warmup = optarg; break;
         case 'h': fputs(cli__gen_help, stdout); return -1;
         default: return cli_usage("generate", "bad option");
         }
@@ -276,11 +281,8 @@ static int cli__gen_run(const cli_gen_opts *o, eng_model *m, const char *text,
         if (cli__drafter_make(o, m, ids, n, &drafter)) goto done;
         gen.drafter = &drafter.table;
     }
-    s = eng_session_create(m, &o->eng, &err);
-    if (!s) {
-        cli_fail("generate", "%s", err.msg);
-        goto done;
-    }
+    s = cli_session_open("generate", m, &o->eng, o->warmup, NULL);
+    if (!s) goto done;
     cli_stream st = {.model = m, .quiet = o->quiet};
     eng_gen_result r;
     if (eng_generate(s, ids, n, &gen, cli__print_token, &st, &r, &err)) {

@@ -26,6 +26,8 @@ static const cli_command cli__commands[] = {
     {"quantize", cli_quantize, "quantize a GGUF model to q8_0 or q4_k_m"},
     {"logits", cli_logits, "dump full logit vectors for comparisons"},
     {"compare", cli_compare, "compare two logit dumps, or one with a reference"},
+    {"warmup", cli_warmup, "export or import the warm-up table (configuration, fingerprint)"},
+    {"verify", cli_verify, "check this machine's bits against a table's fingerprint"},
 };
 
 static void cli__help(FILE *out) {

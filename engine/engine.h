@@ -135,6 +135,12 @@ typedef struct eng_options {
     eng_device device;
     int n_threads;     /* 0: one per online CPU */
     int32_t n_ctx;     /* KV capacity; 0: min(model context, 4096) */
+    /* A launch configuration to take instead of measuring one (a warm-up
+     * table's, warmup/warmup.h): n_choices entries, borrowed for
+     * eng_session_create. NULL: the backend chooses, and may time its
+     * options to. Either way the bits are the same. */
+    const krn_choice *choices;
+    int n_choices;
 } eng_options;
 
 typedef struct eng_session eng_session;
@@ -178,6 +184,16 @@ void eng_session_device_memory(const eng_session *s, int64_t *session_bytes,
  * driver gives it ("NVIDIA H200"), or the CPU's model (krn_device_name).
  * Static storage; never NULL. */
 const char *eng_session_device_name(const eng_session *s);
+/* Its backend's short name: "cpu" or "cuda". Static storage. */
+const char *eng_session_backend(const eng_session *s);
+
+/* The launch choices the session's backend made at create, measured or
+ * taken from eng_options.choices (none on the CPU): the count, and *out
+ * owned by the session. They never change a bit. */
+int eng_session_choices(const eng_session *s, const krn_choice **out);
+/* How many timings the backend ran at create: 0 when its configuration
+ * was given (eng_options.choices) or when it chooses without timing. */
+int eng_session_measurements(const eng_session *s);
 
 /* ==== Sampling ============================================================= */
 

@@ -38,6 +38,8 @@ static krn_backend *eng__backend_create(const eng_model *m,
     krn_options ko = {
         .n_threads = opt->n_threads > 0 ? opt->n_threads : eng__default_threads(),
         .kv_capacity = capacity,
+        .choices = opt->choices,
+        .n_choices = opt->n_choices,
     };
     if (opt->device == ENG_DEVICE_CUDA)
         return krn_cuda_create(eng_model_desc(m), &ko, err);
@@ -97,6 +99,15 @@ const char *eng_session_device_name(const eng_session *s) {
     return krn_device_name(s->backend);
 }
 const eng_model *eng_session_model(const eng_session *s) { return s->model; }
+const char *eng_session_backend(const eng_session *s) {
+    return krn_backend_name(s->backend);
+}
+int eng_session_choices(const eng_session *s, const krn_choice **out) {
+    return krn_choices(s->backend, out);
+}
+int eng_session_measurements(const eng_session *s) {
+    return krn_measurements(s->backend);
+}
 
 void eng_session_truncate(eng_session *s, int32_t n) {
     if (n < 0) n = 0;

@@ -27,7 +27,8 @@ void lsp_config_defaults(lsp_config *c) {
 void lsp_config_free(lsp_config *c) {
     free(c->model);
     free(c->log);
-    c->model = c->log = NULL;
+    free(c->warmup);
+    c->model = c->log = c->warmup = NULL;
 }
 
 static int lsp__set_path(char **slot, const char *key, const char *v,
@@ -54,6 +55,7 @@ int lsp_config_set(lsp_config *c, const char *key, const char *v, sb_err *err) {
     long long x;
     if (!strcmp(key, "model")) return lsp__set_path(&c->model, key, v, err);
     if (!strcmp(key, "log")) return lsp__set_path(&c->log, key, v, err);
+    if (!strcmp(key, "warmup")) return lsp__set_path(&c->warmup, key, v, err);
     if (!strcmp(key, "device")) {
         if (!strcmp(v, "cpu")) c->device = ENG_DEVICE_CPU;
         else if (!strcmp(v, "cuda")) c->device = ENG_DEVICE_CUDA;
@@ -111,6 +113,7 @@ static const struct {
     {"SB_MODEL", "model"}, {"SB_DEVICE", "device"}, {"SB_THREADS", "threads"},
     {"SB_SEED", "seed"}, {"SB_TEMPERATURE", "temperature"}, {"SB_LOG", "log"},
     {"SB_MAX_TOKENS", "maxTokens"}, {"SB_SPECULATION", "speculation"},
+    {"SB_WARMUP", "warmup"},
 };
 
 int lsp_config_from_env(lsp_config *c, sb_err *err) {
@@ -126,7 +129,7 @@ int lsp_config_from_env(lsp_config *c, sb_err *err) {
 static bool lsp__known_key(const char *key) {
     static const char *const keys[] = {"model", "device", "threads", "seed",
                                        "temperature", "log", "maxTokens",
-                                       "speculation"};
+                                       "speculation", "warmup"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!strcmp(keys[i], key)) return true;
     return false;
@@ -137,7 +140,7 @@ static bool lsp__known_key(const char *key) {
 static const char *lsp__opt_text(const char *key, json_t *v, char *buf,
                                  size_t cap) {
     bool is_path = !strcmp(key, "model") || !strcmp(key, "log") ||
-                   !strcmp(key, "device");
+                   !strcmp(key, "device") || !strcmp(key, "warmup");
     if (is_path) return json_is_string(v) ? json_string_value(v) : NULL;
     if (!strcmp(key, "temperature")) {
         if (!json_is_number(v)) return NULL;

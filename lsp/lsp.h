@@ -183,18 +183,22 @@ typedef struct lsp_config {
     char *log;            /* session log path; NULL: no log */
     int32_t max_tokens;   /* output cap in tokens; 0: the edit's default */
     bool speculation;     /* default on; never changes output */
+    char *warmup;         /* a warm-up table (sb warmup --export) whose
+                             configuration the session takes after checking
+                             its fingerprint; NULL: none */
 } lsp_config;
 
 void lsp_config_defaults(lsp_config *c);
 void lsp_config_free(lsp_config *c);
 /* Sets one option by its initializationOptions key ("model", "device",
- * "threads", "seed", "temperature", "log", "maxTokens", "speculation") from
+ * "threads", "seed", "temperature", "log", "maxTokens", "speculation",
+ * "warmup") from
  * its text form, as flags and environment variables give it. -1 with err
  * naming the key and the value for an unknown key or a bad value. */
 int lsp_config_set(lsp_config *c, const char *key, const char *value,
                    sb_err *err);
 /* Reads SB_MODEL, SB_DEVICE, SB_THREADS, SB_SEED, SB_TEMPERATURE, SB_LOG,
- * SB_MAX_TOKENS and SB_SPECULATION where set. */
+ * SB_MAX_TOKENS, SB_SPECULATION and SB_WARMUP where set. */
 int lsp_config_from_env(lsp_config *c, sb_err *err);
 
 typedef struct lsp_server lsp_server;

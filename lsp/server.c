@@ -340,6 +340,7 @@ lsp_server *lsp_server_create(const lsp_config *cfg, int out_fd, sb_err *err) {
     s->cfg = *cfg;
     s->cfg.model = lsp__strdup_opt(cfg->model);
     s->cfg.log = lsp__strdup_opt(cfg->log);
+    s->cfg.warmup = lsp__strdup_opt(cfg->warmup);
     s->out = lsp_writer_create(out_fd);
     s->docs = lsp_docs_create();
     s->next_id = 1;
@@ -348,7 +349,7 @@ lsp_server *lsp_server_create(const lsp_config *cfg, int out_fd, sb_err *err) {
     pthread_cond_init(&s->wake, NULL);
     pthread_cond_init(&s->handled_cv, NULL);
     if (!s->out || !s->docs || (cfg->model && !s->cfg.model) ||
-        (cfg->log && !s->cfg.log)) {
+        (cfg->log && !s->cfg.log) || (cfg->warmup && !s->cfg.warmup)) {
         sb_err_set(err, __func__, "out of memory");
         goto fail;
     }

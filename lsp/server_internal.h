@@ -86,6 +86,8 @@ struct lsp_server {
     eng_model *model;
     eng_session *session;
     char *model_loaded;        /* owned: the path model was loaded from */
+    char *warmup_loaded;       /* owned: the warm-up table session took, or NULL */
+    char warmup_sha256[65];    /* that table file's SHA-256; "" without one */
     slog_writer *log;
     char *log_path;            /* owned: the path log was opened at */
     bool test_hold;            /* SB_LSP_TEST_HOLD: see worker.c */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../warmup/warmup.h"
 #include "server_internal.h"
 
 void lsp__job_free(lsp_job *job) {
@@ -44,9 +45,37 @@ static void lsp__model_drop(lsp_server *s) {
     eng_session_destroy(s->session);
     eng_model_free(s->model);
     free(s->model_loaded);
+    free(s->warmup_loaded);
     s->session = NULL;
     s->model = NULL;
     s->model_loaded = NULL;
+    s->warmup_loaded = NULL;
+    s->warmup_sha256[0] = '\0';
+}
+
+/* The session on the loaded model: with a warm-up table, its configuration
+ * after its fingerprint is checked (a refusal names what differs); the
+ * user is told of the table's warnings. */
+static void lsp__session_make(lsp_server *s, sb_err *err) {
+    eng_options opt = {.device = s->cfg.device, .n_threads = s->cfg.threads};
+    if (!s->cfg.warmup) {
+        s->session = eng_session_create(s->model, &opt, err);
+        return;
+    }
+    wu_import imp;
+    s->session = wu_session_import(s->model, &opt, s->cfg.warmup, &imp, err);
+    if (!s->session) return;
+    if (!(s->warmup_loaded = strdup(s->cfg.warmup))) {
+        eng_session_destroy(s->session);
+        s->session = NULL;
+        return;
+    }
+    memcpy(s->warmup_sha256, imp.table_sha256, sizeof s->warmup_sha256);
+    lsp__log(s, LSP_MSG_INFO, "sb-lsp: warm-up table '%s': %d choices taken, "
+             "%d measurements; fingerprint %.16s... identical", s->cfg.warmup,
+             imp.n_choices, imp.measurements, imp.fingerprint);
+    for (int i = 0; i < imp.n_warnings; i++)
+        lsp__show(s, LSP_MSG_WARNING, "SonicBoom: warm-up table: %s", imp.warnings[i]);
 }
 
 /* Loads the configured model (else the project's default model,
@@ -65,12 +94,14 @@ static int lsp__ensure_model(lsp_server *s, sb_err *err) {
         }
         path = fallback;
     }
-    if (s->session && s->model_loaded && !strcmp(s->model_loaded, path)) return 0;
+    const char *table = s->cfg.warmup;
+    if (s->session && s->model_loaded && !strcmp(s->model_loaded, path) &&
+        !table == !s->warmup_loaded && (!table || !strcmp(table, s->warmup_loaded)))
+        return 0;
     lsp__model_drop(s);
     sb_err inner = {0};
     s->model = eng_model_load(path, &inner);
-    eng_options opt = {.device = s->cfg.device, .n_threads = s->cfg.threads};
-    if (s->model) s->session = eng_session_create(s->model, &opt, &inner);
+    if (s->model) lsp__session_make(s, &inner);
     if (!s->session || !(s->model_loaded = strdup(path))) {
         lsp__model_drop(s);
         sb_err_set(err, "sb-lsp", "cannot use model '%.200s': %s", path,
@@ -292,6 +323,7 @@ static void lsp__log_edit(lsp_server *s, const lsp_job *job,
         .device_name = eng_session_device_name(s->session),
         .model_path = s->model_loaded,
         .model_sha256 = eng_model_sha256(s->model),
+        .warmup_sha256 = s->warmup_sha256[0] ? s->warmup_sha256 : NULL,
         .uri = job->uri, .language = job->language,
         .document = job->text, .document_len = job->len,
         .region_start = job->start, .region_end = job->end,
