@@ -277,6 +277,57 @@ fuzz: build-fuzz/fuzz_lsp build-fuzz/fuzz_warmup
 .PHONY: fuzz FORCE
 FORCE:
 
+# ---- the SBOM (sbom/sbom.h) ----
+# build/sbom.spdx.json: SPDX 2.3, every dependency with version, licence and
+# checksum, drawn from what the build links: ld --trace of sb (the product),
+# of a test binary (cmocka) and, with CUDA, of the cuBLAS oracle test; the
+# grammar sources compiled into libsb (every file grammars/SHA256SUMS pins);
+# and the npm lock files (grammars, the tokenizer reference, editors/).
+# make sbom-check proves the document lists all of it as it is now.
+SBOM := $(BUILD)/sbom.spdx.json
+SBOM_DIR := $(BUILD)/sbom
+SBOM_TOOL := $(BUILD)/sbom-tool
+SBOM_TRACES := product:$(SBOM_DIR)/trace-sb.txt test:$(SBOM_DIR)/trace-test.txt \
+    $(if $(NVCC),test:$(SBOM_DIR)/trace-oracle.txt)
+SBOM_LOCKS := build:grammars/package-lock.json test:tests/tokenizer/package-lock.json \
+    $(addprefix editor:,$(wildcard editors/package-lock.json editors/*/package-lock.json))
+SBOM_ARGS = --licenses sbom/licenses.txt $(if $(NVCC),--cuda $(CUDA_HOME)) \
+    $(addprefix --trace ,$(SBOM_TRACES)) $(addprefix --npm ,$(SBOM_LOCKS)) \
+    --sources grammars/SHA256SUMS:$(GRAMMARS_NM)
+
+$(SBOM_TOOL): $(wildcard sbom/*.c sbom/*.h) $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $(wildcard sbom/*.c) $(BUILD)/libsb.a $(LDLIBS)
+
+# Each trace relinks what it describes to a throwaway file, as the real
+# rule links it (the same libraries, in the same order).
+$(SBOM_DIR)/trace-sb.txt: $(CLI_OBJ) $(BUILD)/libsb.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $(SBOM_DIR)/probe-sb $(CLI_OBJ) $(BUILD)/libsb.a \
+	    $(PORTABLE_LDLIBS) -Wl,--trace > $@
+$(SBOM_DIR)/trace-test.txt: tests/base/test_base.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -c -o $(SBOM_DIR)/test_base.o $<
+	$(CC) $(LDFLAGS) -o $(SBOM_DIR)/probe-test $(SBOM_DIR)/test_base.o $(TEST_LIB_OBJ) \
+	    $(BUILD)/libsb.a -lcmocka $(LDLIBS) -Wl,--trace > $@
+$(SBOM_DIR)/trace-oracle.txt: $(BUILD)/obj/tests/gpu/test_cuda_oracle.o $(TEST_LIB_OBJ) \
+    $(BUILD)/libsb.a $(BUILD)/lib/libcmocka.so.0
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $(SBOM_DIR)/probe-oracle $< $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
+	    -L$(BUILD)/lib -l:libcmocka.so.0 -L$(CUDA_HOME)/lib64 -lcublas \
+	    $(PORTABLE_LDLIBS) -Wl,--trace > $@
+
+# the paths of ROLE:PATH words
+sbom_paths = $(foreach w,$(1),$(lastword $(subst :, ,$(w))))
+$(SBOM): $(SBOM_TOOL) $(call sbom_paths,$(SBOM_TRACES) $(SBOM_LOCKS)) sbom/licenses.txt \
+    $(GRAMMARS_VERIFIED)
+	$(SBOM_TOOL) -o $@ $(SBOM_ARGS)
+
+sbom: $(SBOM)
+sbom-check: $(SBOM)
+	$(SBOM_TOOL) --check $(SBOM) $(SBOM_ARGS)
+
+.PHONY: sbom sbom-check
+
 # The README's test command: the suite, then the suite under sanitizers.
 check: test asan
 
