@@ -290,7 +290,7 @@ SBOM_TOOL := $(BUILD)/sbom-tool
 SBOM_TRACES := product:$(SBOM_DIR)/trace-sb.txt test:$(SBOM_DIR)/trace-test.txt \
     $(if $(NVCC),test:$(SBOM_DIR)/trace-oracle.txt)
 SBOM_LOCKS := build:grammars/package-lock.json test:tests/tokenizer/package-lock.json \
-    $(addprefix editor:,$(wildcard editors/package-lock.json editors/*/package-lock.json))
+    $(addprefix editor:,$(shell find editors -name package-lock.json -not -path '*/node_modules/*' 2>/dev/null))
 SBOM_ARGS = --licenses sbom/licenses.txt $(if $(NVCC),--cuda $(CUDA_HOME)) \
     $(addprefix --trace ,$(SBOM_TRACES)) $(addprefix --npm ,$(SBOM_LOCKS)) \
     --sources grammars/SHA256SUMS:$(GRAMMARS_NM)

@@ -52,6 +52,8 @@ static int sbom__npm_entry(sbom_doc *d, const char *key, json_t *e, sbom_role ro
     snprintf(purl, sizeof purl, "pkg:npm/%s%s@%s", name[0] == '@' ? "%40" : "",
              name[0] == '@' ? name + 1 : name, version);
     sbom__integrity(json_string_value(json_object_get(e, "integrity")), &algo, &hex);
+    /* an editor extension's devDependencies build it; they do not ship */
+    if (role == SBOM_EDITOR && json_is_true(json_object_get(e, "dev"))) role = SBOM_BUILD;
     sbom_pkg p = {.name = (char *)name, .version = (char *)version, .license = (char *)lic,
                   .supplier = "NOASSERTION", .download = url,
                   .purl = purl, .algo = algo, .digest = hex, .role = role};
