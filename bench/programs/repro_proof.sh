@@ -7,9 +7,9 @@
 # VM) to compare. Tried end to end on the CPU with
 #   SHAPE=tiny GPU=cpu TOKENS=64 BUILD=build \
 #   BENCH_ARGS="--only new-01-py-expense-report --max-tokens 16" \
-#   bench/repro_proof.sh export
+#   bench/programs/repro_proof.sh export
 #
-# usage: bench/repro_proof.sh export   (first device call)
+# usage: bench/programs/repro_proof.sh export   (first device call)
 #          - a synthetic SHAPE (7b) Q4_K_M model, made here (the same bytes
 #            everywhere: sb mkmodel --seed 1);
 #          - sb generate of TOKENS (256) tokens, speculation on, on the GPU
@@ -20,11 +20,11 @@
 #            --device cpu of it: the GPU's fingerprint is the CPU's bits;
 #          - sb bench on the GPU without a table (unless SKIP_BENCH=1): the
 #            SHA-256 of every task.
-#        bench/repro_proof.sh import TABLE [HASHES]   (a later call: a fresh
+#        bench/programs/repro_proof.sh import TABLE [HASHES]   (a later call: a fresh
 #          machine): the model again, sb warmup --import TABLE (must print
 #          "0 measurements"), sb bench --warmup TABLE, every task's SHA-256
 #          compared with HASHES (the export call's hashes file).
-#        bench/repro_proof.sh hashes   (e.g. on the development VM's CPU):
+#        bench/programs/repro_proof.sh hashes   (e.g. on the development VM's CPU):
 #          the generate hash only, on DEVICES (default "cpu").
 # env: BUILD (build-gpu), OUT (/tmp/sb-repro), SHAPE (7b), TOKENS (256),
 #      GPU (cuda; "cpu" runs the whole flow on the CPU, to try the script
