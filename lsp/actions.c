@@ -12,6 +12,15 @@
  * One edit at a time: a second sonicboom.edit while one runs is refused
  * (RequestFailed, saying so) rather than queued, because a queued edit
  * would start from a document the first one is about to change.
+ *
+ * A free-text instruction as a code action: a client that says
+ * experimental.sonicboom.instructionPrompt (the plugins in editors/) is
+ * offered "Edit with an instruction…" first. Its command,
+ * sonicboom.editWithInstruction, carries {uri, range, version} and no
+ * instruction; the client runs it itself: it asks the user, adds
+ * "instruction" and sends sonicboom.edit. The server never lists it in
+ * executeCommandProvider (a generic client would then send it here, where
+ * there is no one to ask) and answers it with an error saying so.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +30,11 @@
 
 enum { LSP__MAX_INSTRUCTION = 64 * 1024 };
 
+/* The command a plugin completes with the user's instruction (above). */
+static const char LSP__PROMPT_COMMAND[] = "sonicboom.editWithInstruction";
+
 /* The instructions offered as code actions; any other goes through
- * workspace/executeCommand (README: editor setup). */
+ * workspace/executeCommand (editors/README.md). */
 static const char *const lsp__presets[] = {
     "Add documentation comments",
     "Fix the bugs",
@@ -77,6 +89,23 @@ static json_t *lsp__range_json(lsp_pos a, lsp_pos b) {
     return json_pack("{s:o,s:o}", "start", lsp__pos_json(a), "end", lsp__pos_json(b));
 }
 
+/* One code action running `command` on uri's region [ps, pe) at version;
+ * instruction NULL leaves it out (the prompt action). */
+static json_t *lsp__action(lsp_server *s, const char *title, const char *command,
+                           const char *uri, lsp_pos ps, lsp_pos pe,
+                           int64_t version, const char *instruction) {
+    json_t *arg = json_pack("{s:s,s:o,s:I}", "uri", uri, "range",
+                            lsp__range_json(ps, pe), "version", (json_int_t)version);
+    if (arg && instruction)
+        json_object_set_new(arg, "instruction", json_string(instruction));
+    json_t *act = json_pack("{s:s,s:s,s:{s:s,s:s,s:[o]}}", "title", title, "kind",
+                            "refactor.rewrite", "command", "title", title,
+                            "command", command, "arguments", arg);
+    if (act && s->client_llm_tag)
+        json_object_set_new(act, "tags", json_pack("[i]", 1));
+    return act;
+}
+
 void lsp__code_action(lsp_server *s, json_t *id, json_t *params) {
     const char *uri;
     lsp_pos a, b;
@@ -99,20 +128,16 @@ void lsp__code_action(lsp_server *s, json_t *id, json_t *params) {
             lsp__line_region(doc->text, doc->len, a, b, s->enc, &rs, &re);
         lsp_pos ps = lsp_pos_at(doc->text, doc->len, rs, s->enc);
         lsp_pos pe = lsp_pos_at(doc->text, doc->len, re, s->enc);
+        if (s->client_prompt)
+            json_array_append_new(actions, lsp__action(
+                s, "SonicBoom: Edit with an instruction\u2026", LSP__PROMPT_COMMAND,
+                uri, ps, pe, doc->version, NULL));
         for (size_t i = 0; i < sizeof lsp__presets / sizeof lsp__presets[0]; i++) {
             char title[160];
             snprintf(title, sizeof title, "SonicBoom: %s", lsp__presets[i]);
-            json_t *arg = json_pack("{s:s,s:o,s:s,s:I}", "uri", uri, "range",
-                                    lsp__range_json(ps, pe), "instruction",
-                                    lsp__presets[i], "version",
-                                    (json_int_t)doc->version);
-            json_t *act = json_pack("{s:s,s:s,s:{s:s,s:s,s:[o]}}", "title", title,
-                                    "kind", "refactor.rewrite", "command", "title",
-                                    title, "command", "sonicboom.edit", "arguments",
-                                    arg);
-            if (act && s->client_llm_tag)
-                json_object_set_new(act, "tags", json_pack("[i]", 1));
-            json_array_append_new(actions, act);
+            json_array_append_new(actions, lsp__action(s, title, "sonicboom.edit",
+                                                       uri, ps, pe, doc->version,
+                                                       lsp__presets[i]));
         }
     }
     pthread_mutex_unlock(&s->lock);
@@ -192,6 +217,13 @@ void lsp__execute_command(lsp_server *s, json_t *id, json_t *params) {
     sb_err err = {0};
     if (lsp__get_str(params, "command", true, &cmd, &err)) {
         lsp__reply_error(s, id, LSP_INVALID_PARAMS, "executeCommand: %s", err.msg);
+        return;
+    }
+    if (!strcmp(cmd, LSP__PROMPT_COMMAND)) {
+        lsp__reply_error(s, id, LSP_INVALID_PARAMS, "%s is run by the editor: "
+                         "its SonicBoom plugin asks for the instruction and "
+                         "sends sonicboom.edit (editors/README.md)",
+                         LSP__PROMPT_COMMAND);
         return;
     }
     if (strcmp(cmd, "sonicboom.edit")) {

@@ -105,7 +105,9 @@ static bool lsp__cap(json_t *caps, const char *path) {
 
 /* Reads what the client supports: position encodings (utf-8 preferred,
  * since it is what we store), progress, versioned edits, the 3.18 code
- * action tag LLMGenerated (value 1). */
+ * action tag LLMGenerated (value 1), and SonicBoom's own editor plugins
+ * (editors/), which say experimental.sonicboom.instructionPrompt: they
+ * ask the user for an instruction when sonicboom.editWithInstruction runs. */
 static void lsp__client_caps(lsp_server *s, json_t *caps) {
     json_t *general = json_is_object(caps) ? json_object_get(caps, "general") : NULL;
     json_t *encs = json_is_object(general) ? json_object_get(general, "positionEncodings")
@@ -119,6 +121,7 @@ static void lsp__client_caps(lsp_server *s, json_t *caps) {
                 s->enc = LSP_UTF8;
     s->client_progress = lsp__cap(caps, "window.workDoneProgress");
     s->client_doc_changes = lsp__cap(caps, "workspace.workspaceEdit.documentChanges");
+    s->client_prompt = lsp__cap(caps, "experimental.sonicboom.instructionPrompt");
     json_t *set = caps;
     const char *path[] = {"textDocument", "codeAction", "tagSupport", "valueSet"};
     for (int k = 0; k < 4 && set; k++)

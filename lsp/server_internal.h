@@ -70,6 +70,8 @@ struct lsp_server {
     bool client_progress;      /* window.workDoneProgress */
     bool client_doc_changes;   /* workspace.workspaceEdit.documentChanges */
     bool client_llm_tag;       /* codeAction tagSupport lists LLMGenerated */
+    bool client_prompt;        /* runs sonicboom.editWithInstruction itself
+                                  (actions.c: the free-text code action) */
     /* shared under lock */
     pthread_mutex_t lock;
     pthread_cond_t wake;       /* the worker's: a job, a load, or quit */

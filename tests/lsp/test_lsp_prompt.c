@@ -1,0 +1,138 @@
+/*
+ * The free-text code action (lsp/actions.c): a client that says
+ * experimental.sonicboom.instructionPrompt is offered "Edit with an
+ * instruction…" first, a command sonicboom.editWithInstruction whose one
+ * argument holds the region and version but no instruction (the plugin
+ * asks the user for it); other clients are not offered it; and the server
+ * refuses to run that command itself, saying who does.
+ *
+ * No model is loaded: `initialized` is never sent, and no edit runs.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "lsp_client.h"
+
+static const char *const URI = "file:///tmp/sb-lsp-prompt/a.c";
+static const char *const TEXT = "int a;\nint b;\nint c;\nint d;\n";
+
+static json_t *await_response(client *c, int64_t id) {
+    json_t *m;
+    while ((m = client_next(c))) {
+        if (client_is_response(m, id)) return m;
+        /* no edit is ever started here */
+        const char *method = client_method(m);
+        assert_false(method && !strcmp(method, "workspace/applyEdit"));
+        json_decref(m);
+    }
+    fail_msg("the server ended without answering request %lld", (long long)id);
+    return NULL;
+}
+
+/* Starts a server, initializes it (with the plugin's capability when
+ * `plugin`), and opens TEXT at version 4. */
+static void start(client *c, bool plugin) {
+    client_start(c, NULL, NULL);
+    json_t *caps = json_object();
+    if (plugin)
+        json_object_set_new(caps, "experimental", json_pack(
+            "{s:{s:b}}", "sonicboom", "instructionPrompt", 1));
+    json_t *opts = json_pack("{s:s}", "model", "/nonexistent/model.gguf");
+    int64_t id = client_request(c, "initialize", json_pack(
+        "{s:i,s:o,s:o}", "processId", (int)getpid(), "capabilities", caps,
+        "initializationOptions", opts));
+    json_decref(await_response(c, id));
+    client_notify(c, "textDocument/didOpen", json_pack(
+        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId", "c",
+        "version", 4, "text", TEXT));
+}
+
+/* The code actions for lines 1..2 (a selection ending at column 0 of 3). */
+static json_t *actions(client *c) {
+    int64_t id = client_request(c, "textDocument/codeAction", json_pack(
+        "{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}},s:{s:[]}}", "textDocument", "uri",
+        URI, "range", "start", "line", 1, "character", 0, "end", "line", 3,
+        "character", 0, "context", "diagnostics"));
+    json_t *r = await_response(c, id);
+    json_t *list = json_incref(json_object_get(r, "result"));
+    json_decref(r);
+    assert_true(json_is_array(list));
+    return list;
+}
+
+static const char *command_of(json_t *action) {
+    return json_string_value(json_object_get(json_object_get(action, "command"),
+                                             "command"));
+}
+
+static void shut(client *c) {
+    json_decref(await_response(c, client_request(c, "shutdown", NULL)));
+    client_notify(c, "exit", NULL);
+    assert_int_equal(client_finish(c), 0);
+}
+
+static void test_plugin_is_offered_the_prompt(void **state) {
+    (void)state;
+    client c;
+    start(&c, true);
+    json_t *list = actions(&c);
+    assert_true(json_array_size(list) >= 2);
+    json_t *first = json_array_get(list, 0);
+    assert_string_equal(command_of(first), "sonicboom.editWithInstruction");
+    assert_string_equal(json_string_value(json_object_get(first, "kind")),
+                        "refactor.rewrite");
+    json_t *arg = json_array_get(json_object_get(json_object_get(first, "command"),
+                                                 "arguments"), 0);
+    assert_string_equal(json_string_value(json_object_get(arg, "uri")), URI);
+    assert_int_equal(json_integer_value(json_object_get(arg, "version")), 4);
+    assert_null(json_object_get(arg, "instruction"));
+    json_t *range = json_object_get(arg, "range");
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(range, "start"), "line")), 1);
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(range, "end"), "line")), 3);
+    /* the presets follow, each with its instruction */
+    for (size_t i = 1; i < json_array_size(list); i++) {
+        json_t *a = json_array_get(list, i);
+        assert_string_equal(command_of(a), "sonicboom.edit");
+        json_t *pa = json_array_get(json_object_get(json_object_get(a, "command"),
+                                                    "arguments"), 0);
+        assert_true(json_is_string(json_object_get(pa, "instruction")));
+    }
+    json_decref(list);
+
+    /* the server never runs it itself */
+    int64_t id = client_request(&c, "workspace/executeCommand", json_pack(
+        "{s:s,s:[{s:s,s:i}]}", "command", "sonicboom.editWithInstruction",
+        "arguments", "uri", URI, "version", 4));
+    json_t *r = await_response(&c, id);
+    assert_int_equal(client_error_code(r), -32602);
+    const char *msg = json_string_value(json_object_get(json_object_get(r, "error"),
+                                                        "message"));
+    assert_non_null(strstr(msg, "plugin"));
+    json_decref(r);
+    shut(&c);
+}
+
+static void test_generic_client_gets_presets_only(void **state) {
+    (void)state;
+    client c;
+    start(&c, false);
+    json_t *list = actions(&c);
+    assert_true(json_array_size(list) >= 1);
+    for (size_t i = 0; i < json_array_size(list); i++)
+        assert_string_equal(command_of(json_array_get(list, i)), "sonicboom.edit");
+    json_decref(list);
+    shut(&c);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plugin_is_offered_the_prompt),
+        cmocka_unit_test(test_generic_client_gets_presets_only),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
