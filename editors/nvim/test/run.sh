@@ -1,0 +1,17 @@
+#!/bin/sh
+# The Neovim plugin end to end (editors/nvim/test/test_edit.lua): real edits
+# with the demo model through sb-lsp, then cancel and a buffer changed
+# mid-edit against a held server. Run from the repository root:
+#     BUILD=build editors/nvim/test/run.sh
+set -eu
+. editors/test/fixtures.sh
+command -v nvim >/dev/null || { echo "nvim test: nvim is not installed" >&2; exit 1; }
+echo "nvim: $(nvim --version | head -n 1)"
+status=0
+for mode in edits held; do
+    # -u NONE: no user config; the plugin comes from this tree only
+    SB_TEST_MODE=$mode nvim --headless -u NONE -i NONE -n \
+        --cmd "set rtp^=$ROOT/editors/nvim" \
+        -c "luafile $ROOT/editors/nvim/test/test_edit.lua" || status=1
+done
+exit $status
