@@ -1,0 +1,19 @@
+#!/bin/sh
+# sonicboom.el end to end in Emacs batch (editors/emacs/test/test-edit.el),
+# under eglot and under lsp-mode: real edits with the demo model through
+# sb-lsp, then cancel and a buffer changed mid-edit against a held server.
+# Run from the repository root:  BUILD=build editors/emacs/test/run.sh
+set -eu
+. editors/test/fixtures.sh
+command -v emacs >/dev/null || { echo "emacs test: emacs is not installed" >&2; exit 1; }
+echo "emacs: $(emacs --version | head -n 1)"
+status=0
+for backend in ${SB_EMACS_BACKENDS:-eglot lsp}; do
+    for mode in edits held; do
+        SB_TEST_BACKEND=$backend SB_TEST_MODE=$mode \
+            emacs --batch -Q -L "$ROOT/editors/emacs" \
+            -l "$ROOT/editors/emacs/test/test-edit.el" 2>"$SB_T/emacs-$backend-$mode.log" ||
+            { status=1; tail -n 30 "$SB_T/emacs-$backend-$mode.log" >&2; }
+    done
+done
+exit $status

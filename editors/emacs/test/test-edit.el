@@ -1,0 +1,206 @@
+;;; test-edit.el --- sonicboom.el end to end, in Emacs batch  -*- lexical-binding: t -*-
+
+;; Run by editors/emacs/test/run.sh, which prepares $SB_T (see
+;; editors/test/fixtures.sh: peek.c, ring.c and what `sb edit' makes of
+;; them) and sets:
+;;   SB_TEST_BACKEND  eglot or lsp (lsp-mode)
+;;   SB_TEST_MODE     edits: the whole buffer by `sonicboom-edit', then lines
+;;                    26..35 of ring.c through the "Edit with an instruction…"
+;;                    code action; each must equal `sb edit''s output and be
+;;                    undone by one undo.
+;;                    held: sb-lsp with SB_LSP_TEST_HOLD=1 (it pauses after
+;;                    its first progress report until the edit is cancelled
+;;                    or its document changes): cancel mid-edit, and a
+;;                    buffer changed mid-edit, at a known point.
+;; Prints one line per test and "N passed, N failed"; exits 1 on a failure.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'package)
+;; Debian's elpa-eglot and elpa-lsp-mode (-Q skips the site startup that
+;; would add them)
+(add-to-list 'package-directory-list "/usr/share/emacs/site-lisp/elpa")
+(package-initialize)
+(require 'sonicboom)
+
+(defvar test-dir (getenv "SB_T"))
+(defvar test-backend (or (getenv "SB_TEST_BACKEND") "eglot"))
+(defvar test-mode (or (getenv "SB_TEST_MODE") "edits"))
+(defvar test-wait-s 120 "A guard against a hung server, not a measurement.")
+
+(defun test-read (name)
+  (with-temp-buffer
+    (insert-file-contents-literally (expand-file-name name test-dir))
+    (decode-coding-region (point-min) (point-max) 'utf-8)
+    (buffer-string)))
+
+(defun test-wait (pred what)
+  "Process events until PRED is non-nil; fail naming WHAT after the guard."
+  (let ((until (+ (float-time) test-wait-s)))
+    (while (and (not (funcall pred)) (< (float-time) until))
+      (accept-process-output nil 0.02))
+    (unless (funcall pred) (error "Timed out waiting for %s" what))))
+
+(defun test-check (cond fmt &rest args)
+  (unless cond (error "%s" (apply #'format fmt args))))
+
+(defun test-text () (buffer-substring-no-properties (point-min) (point-max)))
+
+;;;; Starting the client
+
+(setq sonicboom-server-command
+      (if (equal test-mode "held")
+          (list "env" "SB_LSP_TEST_HOLD=1" (getenv "SB_LSP") "--stdio")
+        (list (getenv "SB_LSP") "--stdio"))
+      sonicboom-model (getenv "SB_TEST_MODEL")
+      sonicboom-threads 2
+      sonicboom-modes '(c-mode))
+
+(cond
+ ((equal test-backend "eglot")
+  (sonicboom-eglot-setup))
+ (t
+  (setq lsp-session-file (expand-file-name "lsp-session" test-dir)
+        lsp-enabled-clients '(sonicboom)
+        lsp-enable-file-watchers nil
+        lsp-headerline-breadcrumb-enable nil
+        lsp-restart 'ignore)
+  (sonicboom-lsp-mode-setup)
+  (lsp-workspace-folders-add test-dir)))
+
+(defun test-open (name)
+  "Visits NAME in the test folder, with sb-lsp serving it."
+  (find-file (expand-file-name name test-dir))
+  (if (equal test-backend "eglot")
+      (progn
+        (unless (eglot-current-server) (apply #'eglot (eglot--guess-contact)))
+        (test-wait (lambda () (and (eglot-current-server)
+                                   (bound-and-true-p eglot--managed-mode)))
+                   "eglot to connect"))
+    (lsp)
+    (test-wait (lambda () (and (fboundp 'sonicboom-lsp--workspace)
+                               (sonicboom-lsp--workspace)
+                               (eq (lsp--workspace-status (sonicboom-lsp--workspace))
+                                   'initialized)))
+               "lsp-mode to connect")))
+
+(defun test-flush-changes ()
+  "Sends the client's pending didChange now (eglot waits for idle time)."
+  (when (fboundp 'eglot--signal-textDocument/didChange)
+    (eglot--signal-textDocument/didChange)))
+
+(defun test-code-action (beg end title-part instruction)
+  "Runs the code action whose title has TITLE-PART for BEG..END, answering
+the prompt with INSTRUCTION."
+  (cl-letf (((symbol-function 'read-string) (lambda (&rest _) instruction)))
+    (if (equal test-backend "eglot")
+        (let* ((actions (eglot-code-actions beg end "refactor.rewrite"))
+               (action (cl-find-if (lambda (a) (string-match-p title-part
+                                                               (plist-get a :title)))
+                                   actions)))
+          (test-check action "no code action titled %s in %S" title-part
+                      (mapcar (lambda (a) (plist-get a :title)) actions))
+          (eglot--read-execute-code-action (list action) (eglot-current-server)
+                                           "refactor.rewrite"))
+      (transient-mark-mode 1)
+      (goto-char beg)
+      (push-mark end t t)
+      (let* ((actions (lsp-code-actions-at-point))
+             (action (cl-find-if (lambda (a) (string-match-p title-part
+                                                             (gethash "title" a)))
+                                 actions)))
+        (deactivate-mark)
+        (test-check action "no code action titled %s" title-part)
+        (lsp-execute-code-action action)))))
+
+(defun test-region-26-35 ()
+  "Lines 26..35 (1-based), as a region ending inside line 35."
+  (list (save-excursion (goto-char (point-min)) (forward-line 25) (point))
+        (save-excursion (goto-char (point-min)) (forward-line 34) (line-end-position))))
+
+(defun test-wait-progress ()
+  (test-wait (lambda () (string-match-p "tokens" (sonicboom-status)))
+             "a progress report"))
+
+;;;; Tests
+
+(defun test-whole-buffer ()
+  (test-open "peek.c")
+  (let ((before (test-text)) (seen-progress nil))
+    (sonicboom-edit (getenv "INSTR_WHOLE"))
+    (test-check (sonicboom-busy-p) "no edit started: %s" sonicboom-last-message)
+    (test-wait (lambda ()
+                 (setq seen-progress (or seen-progress
+                                         (string-match-p "tokens" (sonicboom-status))))
+                 (not (sonicboom-busy-p)))
+               "the edit")
+    (test-check (equal (test-text) (test-read "peek.expected"))
+                "buffer differs from sb edit:\n%s\n(%s)" (test-text) sonicboom-last-message)
+    (test-check (string-match-p "done" sonicboom-last-message) "no done message: %s"
+                sonicboom-last-message)
+    (test-check (not (equal before (test-text))) "the edit changed nothing")
+    (undo-boundary)
+    (undo)
+    (test-check (equal (test-text) before) "one undo did not restore the buffer")
+    (format "whole buffer by sonicboom-edit equals sb edit, one undo step%s"
+            (if seen-progress ", progress shown" ""))))
+
+(defun test-selection-by-code-action ()
+  (test-open "ring.c")
+  (let ((before (test-text)))
+    (apply #'test-code-action (append (test-region-26-35)
+                                      (list "instruction" (getenv "INSTR_MID"))))
+    (test-check (sonicboom-busy-p) "the code action started no edit: %s"
+                sonicboom-last-message)
+    (test-wait (lambda () (not (sonicboom-busy-p))) "the edit")
+    (test-check (equal (test-text) (test-read "ring.expected"))
+                "buffer differs from sb edit of lines 26-35:\n%s\n(%s)" (test-text)
+                sonicboom-last-message)
+    (test-check (not (equal before (test-text))) "the edit changed nothing")
+    (undo-boundary)
+    (undo)
+    (test-check (equal (test-text) before) "one undo did not restore the buffer")
+    "lines 26-35 of ring.c by the free-text code action equal sb edit, one undo step"))
+
+(defun test-cancel ()
+  (test-open "peek.c")
+  (let ((before (test-text)))
+    (sonicboom-edit (getenv "INSTR_WHOLE"))
+    (test-wait-progress)
+    (sonicboom-cancel)
+    (test-wait (lambda () (not (sonicboom-busy-p))) "the cancel")
+    (test-check (equal (test-text) before) "the buffer changed after a cancel")
+    (test-check (string-match-p "cancelled" sonicboom-last-message)
+                "no cancel message: %s" sonicboom-last-message)
+    "cancel mid-edit: buffer unchanged"))
+
+(defun test-changed-during-generation ()
+  (test-open "ring.c")
+  (apply #'sonicboom-edit (getenv "INSTR_MID") (test-region-26-35))
+  (test-wait-progress)
+  (goto-char (point-min))
+  (insert "/* typed meanwhile */\n")
+  (test-flush-changes)
+  (let ((typed (test-text)))
+    (test-wait (lambda () (not (sonicboom-busy-p))) "the refusal")
+    (test-check (equal (test-text) typed) "something was applied to a changed buffer")
+    (test-check (string-match-p "changed" sonicboom-last-message)
+                "no \"changed\" message: %s" sonicboom-last-message)
+    "buffer changed during generation: refused, nothing applied"))
+
+(let ((tests (if (equal test-mode "held")
+                 '(test-cancel test-changed-during-generation)
+               '(test-whole-buffer test-selection-by-code-action)))
+      (failed 0))
+  (dolist (test tests)
+    (condition-case err
+        (princ (format "ok - %s: %s\n" test-backend (funcall test)))
+      (error (cl-incf failed)
+             (princ (format "FAIL - %s %s: %s\n" test-backend test
+                            (error-message-string err)))))
+    (when (buffer-file-name) (set-buffer-modified-p nil) (kill-buffer)))
+  (princ (format "%d passed, %d failed\n" (- (length tests) failed) failed))
+  (kill-emacs (if (= failed 0) 0 1)))
+
+;;; test-edit.el ends here
