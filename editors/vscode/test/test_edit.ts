@@ -1,0 +1,284 @@
+// The extension's edit client (src/edit.ts) against the real sb-lsp and the
+// demo model, from Node: a JSON-RPC connection stands in for
+// vscode-languageclient and a stub for VS Code's UI (progress notification,
+// input box, messages); workspace/applyEdit is applied to a local copy of
+// the document as VS Code would, all edits at once.
+//
+// Run by editors/vscode/test/run.sh after editors/test/fixtures.sh: $SB_T
+// holds peek.c, ring.c and `sb edit`'s output for them (*.expected).
+//   1. the whole document, by the runner as "Edit selection…" runs it with
+//      no selection: equals sb edit's output;
+//   2. lines 26..35 of ring.c through the "Edit with an instruction…" code
+//      action the server offers (our client capability asks for it) and the
+//      input box: equals ring.expected;
+// and against a server with SB_LSP_TEST_HOLD=1 (it pauses after its first
+// progress report until the edit is cancelled or its document changes):
+//   3. the notification's Cancel mid-edit: cancelled, document unchanged;
+//   4. the document changed mid-edit: refused, nothing applied.
+// Prints one line per test and "N passed, N failed"; exit 1 on a failure.
+
+import { spawn } from 'child_process';
+import { readFileSync } from 'fs';
+import {
+  createMessageConnection, MessageConnection, ProgressType, StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-jsonrpc/node';
+
+import {
+  EditArg, EditConnection, EditRunner, EditUi, lineRange, LspPosition, Outcome, ProgressValue,
+} from '../src/edit';
+
+const T = need('SB_T');
+const WAIT_MS = 120000; // a guard against a hung server, not a measurement
+
+function need(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set (run editors/vscode/test/run.sh)`);
+  return v;
+}
+
+function read(name: string): string {
+  return readFileSync(`${T}/${name}`, 'utf8');
+}
+
+function check(cond: boolean, msg: string): void {
+  if (!cond) throw new Error(msg);
+}
+
+/** An open document as the editor keeps it (JS strings count UTF-16 units, as LSP does). */
+class Doc {
+  version = 1;
+  constructor(readonly uri: string, public text: string) {}
+
+  offset(p: LspPosition): number {
+    let off = 0;
+    for (let line = 0; line < p.line; line++) {
+      const nl = this.text.indexOf('\n', off);
+      if (nl < 0) return this.text.length;
+      off = nl + 1;
+    }
+    const eol = this.text.indexOf('\n', off);
+    return Math.min(off + p.character, eol < 0 ? this.text.length : eol);
+  }
+
+  /** Applies TextEdits that all refer to the text before any of them. */
+  apply(edits: { range: { start: LspPosition; end: LspPosition }; newText: string }[]): void {
+    const spans = edits.map((e) => ({ a: this.offset(e.range.start), b: this.offset(e.range.end),
+                                      t: e.newText }))
+      .sort((x, y) => y.a - x.a);
+    for (const s of spans) this.text = this.text.slice(0, s.a) + s.t + this.text.slice(s.b);
+    this.version++;
+  }
+}
+
+/** sb-lsp on pipes, initialized, with one document open. */
+class Server {
+  conn: MessageConnection;
+  docs = new Map<string, Doc>();
+  applies = 0;
+
+  constructor(held: boolean) {
+    const env = { ...process.env };
+    if (held) env.SB_LSP_TEST_HOLD = '1';
+    const child = spawn(need('SB_LSP'), ['--stdio'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    this.conn = createMessageConnection(new StreamMessageReader(child.stdout!),
+                                        new StreamMessageWriter(child.stdin!));
+    this.conn.onRequest('workspace/applyEdit', (p: any) => {
+      for (const dc of p.edit.documentChanges ?? []) {
+        const doc = this.docs.get(dc.textDocument.uri);
+        if (!doc || dc.textDocument.version !== doc.version) {
+          return { applied: false, failureReason: 'version mismatch' };
+        }
+        doc.apply(dc.edits);
+        this.applies++;
+      }
+      return { applied: true };
+    });
+    this.conn.onNotification('window/showMessage', () => {});
+    this.conn.onNotification('window/logMessage', () => {});
+    this.conn.listen();
+  }
+
+  async initialize(): Promise<void> {
+    await this.conn.sendRequest('initialize', {
+      processId: process.pid, rootUri: null,
+      capabilities: {
+        workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } },
+        window: { workDoneProgress: true },
+        experimental: { sonicboom: { instructionPrompt: true } },
+      },
+      initializationOptions: { model: need('SB_TEST_MODEL'), threads: 2 },
+    });
+    await this.conn.sendNotification('initialized', {});
+  }
+
+  async open(name: string): Promise<Doc> {
+    const doc = new Doc(`file://${T}/${name}`, read(name));
+    this.docs.set(doc.uri, doc);
+    await this.conn.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: doc.uri, languageId: 'c', version: doc.version, text: doc.text },
+    });
+    return doc;
+  }
+
+  async change(doc: Doc, text: string): Promise<void> {
+    doc.text = text;
+    doc.version++;
+    await this.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri: doc.uri, version: doc.version }, contentChanges: [{ text }],
+    });
+  }
+
+  edits(): EditConnection {
+    return {
+      sendRequest: (m, p) => this.conn.sendRequest(m, p),
+      sendNotification: (m, p) => this.conn.sendNotification(m, p),
+      onProgress: (token, handler) =>
+        this.conn.onProgress(new ProgressType<ProgressValue>(), token, handler),
+    };
+  }
+
+  async stop(): Promise<void> {
+    await this.conn.sendRequest('shutdown');
+    await this.conn.sendNotification('exit');
+    this.conn.dispose();
+  }
+}
+
+/** VS Code's UI, stubbed: records what the user would see. */
+class StubUi implements EditUi {
+  reports: string[] = [];
+  messages: string[] = [];
+  cancelButton: (() => void) | undefined;
+  answer: string | undefined;
+  onReport: ((message: string) => void) | undefined;
+
+  withProgress<T>(_title: string, task: (report: (m: string) => void,
+                                          onCancel: (c: () => void) => void) => Promise<T>) {
+    return task((m) => { this.reports.push(m); this.onReport?.(m); },
+                (c) => { this.cancelButton = c; });
+  }
+  askInstruction() { return Promise.resolve(this.answer); }
+  info(m: string) { this.messages.push(m); }
+  warn(m: string) { this.messages.push(m); }
+}
+
+function withGuard<T>(p: Promise<T>, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`timed out: ${what}`)), WAIT_MS);
+    p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
+  });
+}
+
+/** The first time the server reports progress (a held server then pauses). */
+function firstReport(ui: StubUi): Promise<void> {
+  return new Promise((resolve) => {
+    ui.onReport = (m) => { if (m.includes('tokens')) { ui.onReport = undefined; resolve(); } };
+  });
+}
+
+async function wholeDocument(s: Server): Promise<string> {
+  const doc = await s.open('peek.c');
+  const before = doc.text;
+  const ui = new StubUi();
+  ui.answer = need('INSTR_WHOLE');
+  const runner = new EditRunner(s.edits(), ui);
+  // "Edit selection…" with an empty selection: no range
+  const range = lineRange({ line: 2, character: 4 }, { line: 2, character: 4 });
+  check(range === undefined, 'an empty selection must mean the whole document');
+  const o = await withGuard(runner.runWithInstruction({ uri: doc.uri, version: doc.version }),
+                            'the edit') as Outcome;
+  check(o.kind === 'done', `outcome ${JSON.stringify(o)}`);
+  check(doc.text === read('peek.expected'), `document differs from sb edit:\n${doc.text}`);
+  check(doc.text !== before, 'the edit changed nothing');
+  check(ui.reports.some((r) => r.includes('tokens')), 'no progress was reported');
+  return 'whole document equals sb edit, progress reported';
+}
+
+async function selectionByCodeAction(s: Server): Promise<string> {
+  const doc = await s.open('ring.c');
+  const lastLine = doc.text.split('\n')[34];
+  const actions = await s.conn.sendRequest('textDocument/codeAction', {
+    textDocument: { uri: doc.uri },
+    range: { start: { line: 25, character: 0 }, end: { line: 34, character: lastLine.length } },
+    context: { diagnostics: [] },
+  }) as { title: string; command: { command: string; arguments: EditArg[] } }[];
+  const prompt = actions.find((a) => a.command.command === 'sonicboom.editWithInstruction');
+  check(prompt !== undefined, `no "Edit with an instruction" action in ${JSON.stringify(actions)}`);
+  const ui = new StubUi();
+  ui.answer = need('INSTR_MID');
+  const runner = new EditRunner(s.edits(), ui);
+  // what the extension's sonicboom.editWithInstruction command does
+  const o = await withGuard(runner.runWithInstruction(prompt!.command.arguments[0]),
+                            'the edit') as Outcome;
+  check(o.kind === 'done', `outcome ${JSON.stringify(o)}`);
+  check(doc.text === read('ring.expected'), `document differs from sb edit:\n${doc.text}`);
+  check(s.applies === 2, `expected one applyEdit per edit, saw ${s.applies} in all`);
+  return 'lines 26-35 by the free-text code action equal sb edit, one applyEdit';
+}
+
+async function cancelMidEdit(s: Server): Promise<string> {
+  const doc = await s.open('peek.c');
+  const before = doc.text;
+  const ui = new StubUi();
+  const runner = new EditRunner(s.edits(), ui);
+  const reported = firstReport(ui);
+  const done = runner.run({ uri: doc.uri, instruction: need('INSTR_WHOLE'), version: doc.version });
+  await withGuard(reported, 'a progress report');
+  check(runner.busy(), 'the edit is not running');
+  ui.cancelButton!(); // the notification's Cancel
+  const o = await withGuard(done, 'the cancel');
+  check(o.kind === 'cancelled', `outcome ${JSON.stringify(o)}`);
+  check(doc.text === before, 'the document changed after a cancel');
+  check(ui.messages.some((m) => m.includes('cancelled')), 'no cancel message');
+  return 'cancel mid-edit: document unchanged';
+}
+
+async function changedDuringGeneration(s: Server): Promise<string> {
+  const doc = await s.open('ring.c');
+  const ui = new StubUi();
+  const runner = new EditRunner(s.edits(), ui);
+  const reported = firstReport(ui);
+  const lastLine = doc.text.split('\n')[34];
+  const range = lineRange({ line: 25, character: 0 }, { line: 34, character: lastLine.length });
+  const done = runner.run({ uri: doc.uri, instruction: need('INSTR_MID'), version: doc.version,
+                            range });
+  await withGuard(reported, 'a progress report');
+  const typed = '/* typed meanwhile */\n' + doc.text;
+  await s.change(doc, typed);
+  const o = await withGuard(done, 'the refusal');
+  check(o.kind === 'stale', `outcome ${JSON.stringify(o)}`);
+  check(doc.text === typed, 'something was applied to a changed document');
+  check(ui.messages.some((m) => m.includes('changed')), 'no "changed" message');
+  return 'document changed during generation: refused, nothing applied';
+}
+
+async function main(): Promise<void> {
+  let passed = 0;
+  let failed = 0;
+  const groups: [boolean, ((s: Server) => Promise<string>)[]][] = [
+    [false, [wholeDocument, selectionByCodeAction]],
+    [true, [cancelMidEdit, changedDuringGeneration]],
+  ];
+  for (const [held, tests] of groups) {
+    const s = new Server(held);
+    await s.initialize();
+    for (const t of tests) {
+      try {
+        console.log(`ok - vscode client: ${await t(s)}`);
+        passed++;
+      } catch (e) {
+        console.log(`FAIL - vscode client ${t.name}: ${(e as Error).message}`);
+        failed++;
+      }
+    }
+    await s.stop();
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main().catch((e) => {
+  console.log(`FAIL - ${(e as Error).stack ?? e}`);
+  process.exit(1);
+});
