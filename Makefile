@@ -328,15 +328,70 @@ sbom-check: $(SBOM)
 
 .PHONY: sbom sbom-check
 
+# ---- editor plugins (editors/), install and uninstall ----
+# editors/vscode's .vsix: typechecked, bundled and packaged with the npm
+# tools pinned in editors/vscode/package-lock.json (npm ci, no install
+# scripts: nothing is downloaded but the packages).
+VSCODE_DIR := editors/vscode
+VSIX := $(VSCODE_DIR)/sonicboom.vsix
+VSCODE_STAMP := $(VSCODE_DIR)/node_modules/.package-lock.json
+$(VSCODE_STAMP): $(VSCODE_DIR)/package-lock.json $(VSCODE_DIR)/package.json
+	@command -v npm >/dev/null || { echo "vsix: npm is required (apt-get install nodejs npm)" >&2; exit 1; }
+	cd $(VSCODE_DIR) && npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+$(VSIX): $(VSCODE_STAMP) $(wildcard $(VSCODE_DIR)/src/*.ts) $(VSCODE_DIR)/README.md
+	cd $(VSCODE_DIR) && npm run --silent typecheck && npm run --silent package >/dev/null
+
+# End-to-end tests of the three plugins against the real sb-lsp with the
+# demo model on the CPU, then of `make install` (editors/test/run_all.sh).
+# Needs nvim, emacs with elpa-eglot and elpa-lsp-mode, and npm; .ci/run
+# installs them and runs this after `make check`.
+test-editors: $(BUILD)/sb $(BUILD)/sb-lsp
+	BUILD=$(BUILD) editors/test/run_all.sh
+
+# `make install PREFIX=...` (default /usr/local; DESTDIR for staging):
+# the programs, the demo model where they look for it
+# (PREFIX/share/sonicboom/, see engine/model_default.c) and the editor
+# plugins under PREFIX/share/sonicboom/editors. `make uninstall` removes
+# exactly those files.
+PREFIX ?= /usr/local
+SB_SHARE = $(DESTDIR)$(PREFIX)/share/sonicboom
+NVIM_FILES := editors/nvim/README.md editors/nvim/lua/sonicboom/init.lua
+EMACS_FILES := editors/emacs/README.md editors/emacs/sonicboom.el \
+               editors/emacs/sonicboom-eglot.el editors/emacs/sonicboom-lsp.el
+VSCODE_FILES := editors/vscode/README.md $(VSIX)
+EDITOR_FILES := editors/README.md $(NVIM_FILES) $(EMACS_FILES) $(VSCODE_FILES)
+
+install: $(BUILD)/sb $(BUILD)/sb-lsp $(VSIX)
+	install -d $(DESTDIR)$(PREFIX)/bin $(SB_SHARE)
+	install -m 755 $(BUILD)/sb $(BUILD)/sb-lsp $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 models/sonicboom-demo.gguf $(SB_SHARE)/
+	for f in $(EDITOR_FILES); do \
+	    install -D -m 644 "$$f" "$(SB_SHARE)/$$f" || exit 1; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/sb $(DESTDIR)$(PREFIX)/bin/sb-lsp \
+	    $(SB_SHARE)/sonicboom-demo.gguf $(addprefix $(SB_SHARE)/,$(EDITOR_FILES))
+	for d in editors/nvim/lua/sonicboom editors/nvim/lua editors/nvim \
+	         editors/emacs editors/vscode editors ""; do \
+	    [ ! -d "$(SB_SHARE)/$$d" ] || rmdir "$(SB_SHARE)/$$d" 2>/dev/null || \
+	        echo "uninstall: $(SB_SHARE)/$$d is not empty; left in place"; \
+	done
+
+.PHONY: test-editors install uninstall
+
 # The README's test command: the suite, then the suite under sanitizers.
 check: test asan
 
 # The build folders (a BUILD=build-NAME one too); the fetched npm packages
 # stay (distclean removes them too).
 clean:
-	rm -rf build build-asan build-fuzz $(filter build-%,$(BUILD))
+	rm -rf build build-asan build-fuzz $(filter build-%,$(BUILD)) \
+	    $(VSIX) $(VSCODE_DIR)/dist $(VSCODE_DIR)/out-test
 
 distclean: clean
-	rm -rf grammars/node_modules tests/tokenizer/node_modules
+	rm -rf grammars/node_modules tests/tokenizer/node_modules \
+	    $(VSCODE_DIR)/node_modules $(VSCODE_DIR)/e2e/node_modules
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_LIB_OBJ:.o=.d) $(BUILD)/obj/lsp/main.d

@@ -158,7 +158,7 @@ vim.cmd('filetype on')
 local lsp_cmd = { assert(os.getenv('SB_LSP')), '--stdio' }
 if MODE == 'held' then lsp_cmd = { 'env', 'SB_LSP_TEST_HOLD=1', lsp_cmd[1], '--stdio' } end
 sb.setup({ cmd = lsp_cmd, filetypes = { 'c' }, model = os.getenv('SB_TEST_MODEL'),
-           threads = 2 })
+           threads = 2, echo_progress = false })
 
 local failed = 0
 for _, name in ipairs(order) do
