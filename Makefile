@@ -379,7 +379,13 @@ uninstall:
 	        echo "uninstall: $(SB_SHARE)/$$d is not empty; left in place"; \
 	done
 
-.PHONY: test-editors install uninstall
+# The VS Code extension in a real VS Code: code-server in headless Chromium
+# (editors/vscode/e2e/). Not in CI: it needs node 20 exactly, chromium,
+# ripgrep, libkrb5-dev and builds code-server's native modules.
+test-vscode-e2e: $(BUILD)/sb $(BUILD)/sb-lsp
+	BUILD=$(BUILD) editors/vscode/e2e/run.sh
+
+.PHONY: test-editors test-vscode-e2e install uninstall
 
 # The README's test command: the suite, then the suite under sanitizers.
 check: test asan

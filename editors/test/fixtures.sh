@@ -27,7 +27,11 @@ for f in "$ROOT/$BUILD/sb" "$SB_LSP" "$SB_TEST_MODEL"; do
 done
 
 if [ -z "${SB_T:-}" ] || [ ! -e "$SB_T/ready" ]; then
-    SB_T=${SB_T:-$(mktemp -d /tmp/sb-editors-XXXXXX)}
+    if [ -z "${SB_T:-}" ]; then
+        SB_T=$(mktemp -d /tmp/sb-editors-XXXXXX)
+        # made here: removed when the script that sourced this ends
+        trap 'rm -rf "$SB_T"' EXIT
+    fi
     export SB_T
     cp models/demo/ring.c "$SB_T/ring.c"
     sed -n 49,55p models/demo/ring.c > "$SB_T/peek.c"

@@ -6,7 +6,6 @@ set -eu
 BUILD=${BUILD:-build}
 export BUILD
 . editors/test/fixtures.sh
-trap 'rm -rf "$SB_T"' EXIT
 passed=0 failed=0
 for t in editors/nvim/test/run.sh editors/emacs/test/run.sh \
          editors/vscode/test/run.sh editors/test/install.sh; do
