@@ -223,6 +223,9 @@ after (sonicboom-eglot-setup) or (sonicboom-lsp-mode-setup))")))
 
 ;;;; Commands
 
+(declare-function sonicboom-eglot--setup "sonicboom-eglot")
+(declare-function sonicboom-lsp--setup "sonicboom-lsp")
+
 ;;;###autoload
 (defun sonicboom-edit (instruction &optional beg end)
   "Rewrite the lines of the region (or the buffer) as INSTRUCTION says.
@@ -270,13 +273,13 @@ user for the instruction and run it through BACKEND."
 (defun sonicboom-eglot-setup ()
   "Serve `sonicboom-modes' with sb-lsp under eglot (M-x eglot to start)."
   (require 'sonicboom-eglot)
-  (funcall 'sonicboom-eglot--setup))
+  (sonicboom-eglot--setup))
 
 ;;;###autoload
 (defun sonicboom-lsp-mode-setup ()
   "Register sb-lsp with lsp-mode for `sonicboom-modes' (M-x lsp to start)."
   (require 'sonicboom-lsp)
-  (funcall 'sonicboom-lsp--setup))
+  (sonicboom-lsp--setup))
 
 (provide 'sonicboom)
 ;;; sonicboom.el ends here

@@ -8,6 +8,17 @@ set -eu
 command -v emacs >/dev/null || { echo "emacs test: emacs is not installed" >&2; exit 1; }
 echo "emacs: $(emacs --version | head -n 1)"
 status=0
+# the files byte-compile without a warning (in a scratch copy: no .elc here)
+mkdir -p "$SB_T/elc" && cp "$ROOT"/editors/emacs/*.el "$SB_T/elc/"
+if (cd "$SB_T/elc" && emacs --batch -Q \
+        --eval '(add-to-list (quote package-directory-list) "/usr/share/emacs/site-lisp/elpa")' \
+        -f package-initialize --eval '(setq byte-compile-error-on-warn t)' -L . \
+        -f batch-byte-compile sonicboom.el sonicboom-eglot.el sonicboom-lsp.el) \
+        2>"$SB_T/elc.log"; then
+    echo "ok - emacs: sonicboom*.el byte-compile without warnings"
+else
+    status=1; cat "$SB_T/elc.log" >&2
+fi
 for backend in ${SB_EMACS_BACKENDS:-eglot lsp}; do
     for mode in edits held; do
         SB_TEST_BACKEND=$backend SB_TEST_MODE=$mode \
