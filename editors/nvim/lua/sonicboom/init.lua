@@ -283,7 +283,8 @@ local function edit_with_instruction(command, ctx)
 end
 
 function M.setup(opts)
-  config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  -- shallow: a list given (cmd, filetypes) replaces the default list whole
+  config = vim.tbl_extend('force', vim.deepcopy(defaults), opts or {})
   vim.lsp.commands['sonicboom.editWithInstruction'] = edit_with_instruction
   local group = vim.api.nvim_create_augroup('sonicboom', { clear = true })
   vim.api.nvim_create_autocmd('FileType', {
