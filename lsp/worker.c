@@ -174,12 +174,12 @@ static int lsp__on_step(void *ctx, const edit_progress *p) {
     return job->cancel;
 }
 
-/* Ends the progress. A token we asked the client to create is only used
- * once the client said yes, so wait (a few seconds at most) for that
- * answer: then even an edit of one step shows begin, a report and end. */
-static void lsp__end(lsp_server *s, lsp_job *job, const edit_result *r,
-                     const char *outcome) {
-    if (!job->token) return;
+/* Whether the job's progress token may be used. A token we asked the
+ * client to create is only used once the client said yes, so wait (a few
+ * seconds at most) for that answer: then even an edit of one step shows
+ * begin, a report and end. */
+static bool lsp__token_settled(lsp_server *s, lsp_job *job) {
+    if (!job->token) return false;
     pthread_mutex_lock(&s->lock);
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
@@ -188,7 +188,12 @@ static void lsp__end(lsp_server *s, lsp_job *job, const edit_result *r,
         if (pthread_cond_timedwait(&s->handled_cv, &s->lock, &until)) break;
     bool ready = job->token_ready;
     pthread_mutex_unlock(&s->lock);
-    if (!ready) return;
+    return ready;
+}
+
+/* Ends the progress (the token is settled and ready). */
+static void lsp__end(lsp_server *s, lsp_job *job, const edit_result *r,
+                     const char *outcome) {
     if (!job->begun) lsp__begin(s, job);
     if (job->reports == 0) {
         double t = r->gen.prefill_s + r->gen.decode_s;
@@ -347,9 +352,10 @@ static void lsp__log_edit(lsp_server *s, const lsp_job *job,
 /* ==== one edit ============================================================== */
 
 /* The server is free for the next edit from here on: called before the
- * answer goes out, so a client that sends its next edit on reading the
- * answer never finds this one still running. Changes to the document
- * after this point are caught by the version check in lsp__apply. */
+ * progress ends and the answer goes out, so a client that sends its next
+ * edit on reading either never finds this one still running. Changes to
+ * the document after this point are caught by the version check in
+ * lsp__apply. */
 static void lsp__release(lsp_server *s, lsp_job *job) {
     pthread_mutex_lock(&s->lock);
     if (s->job == job) s->job = NULL;
@@ -383,10 +389,12 @@ static void lsp__run_edit(lsp_server *s, lsp_job *job) {
     edit_run(s->session, &rq, &o, &r, &err);
     double wall = sb_now() - t0;
     bool natural = r.status == EDIT_DONE || r.status == EDIT_BAD_ANSWER;
-    lsp__end(s, job, &r, job->cancel ? "cancelled" : r.status == EDIT_DONE
-                                                         ? "done" : "failed");
-    if (natural && !job->cancel) lsp__log_edit(s, job, &o, &r, wall);
+    bool progress = lsp__token_settled(s, job);
     lsp__release(s, job);
+    if (progress)
+        lsp__end(s, job, &r, job->cancel ? "cancelled" : r.status == EDIT_DONE
+                                                             ? "done" : "failed");
+    if (natural && !job->cancel) lsp__log_edit(s, job, &o, &r, wall);
     if (job->stale) {
         lsp__reply_stale(s, job);
     } else if (job->cancel) {

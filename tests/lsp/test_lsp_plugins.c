@@ -1,12 +1,18 @@
 /*
- * The free-text code action (lsp/actions.c): a client that says
- * experimental.sonicboom.instructionPrompt is offered "Edit with an
- * instruction…" first, a command sonicboom.editWithInstruction whose one
- * argument holds the region and version but no instruction (the plugin
- * asks the user for it); other clients are not offered it; and the server
- * refuses to run that command itself, saying who does.
+ * What the editor plugins (editors/) rely on in sb-lsp:
  *
- * No model is loaded: `initialized` is never sent, and no edit runs.
+ * - The free-text code action (lsp/actions.c): a client that says
+ *   experimental.sonicboom.instructionPrompt is offered "Edit with an
+ *   instruction…" first, a command sonicboom.editWithInstruction whose one
+ *   argument holds the region and version but no instruction (the plugin
+ *   asks the user for it); other clients are not offered it; and the server
+ *   refuses to run that command itself, saying who does. (No model is
+ *   loaded there: `initialized` is never sent, and no edit runs.)
+ * - Back to back: once the progress of an edit has ended, the server takes
+ *   the next edit (the plugins finish a cancel at that end, since Neovim
+ *   drops the -32800 answer); it must never answer "already running".
+ *   With SB_LSP_TEST_HOLD=1 and the chain model (chain_model.h), so the
+ *   edit is cancelled at a known point.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +20,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "chain_model.h"
 #include "lsp_client.h"
 
 static const char *const URI = "file:///tmp/sb-lsp-prompt/a.c";
@@ -33,14 +40,14 @@ static json_t *await_response(client *c, int64_t id) {
 }
 
 /* Starts a server, initializes it (with the plugin's capability when
- * `plugin`), and opens TEXT at version 4. */
-static void start(client *c, bool plugin) {
-    client_start(c, NULL, NULL);
+ * `plugin`) with `model`, and opens TEXT at version 4. */
+static void start_with(client *c, bool plugin, char *const *env, const char *model) {
+    client_start(c, env, NULL);
     json_t *caps = json_object();
     if (plugin)
         json_object_set_new(caps, "experimental", json_pack(
             "{s:{s:b}}", "sonicboom", "instructionPrompt", 1));
-    json_t *opts = json_pack("{s:s}", "model", "/nonexistent/model.gguf");
+    json_t *opts = json_pack("{s:s,s:i}", "model", model, "threads", 1);
     int64_t id = client_request(c, "initialize", json_pack(
         "{s:i,s:o,s:o}", "processId", (int)getpid(), "capabilities", caps,
         "initializationOptions", opts));
@@ -48,6 +55,10 @@ static void start(client *c, bool plugin) {
     client_notify(c, "textDocument/didOpen", json_pack(
         "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId", "c",
         "version", 4, "text", TEXT));
+}
+
+static void start(client *c, bool plugin) {
+    start_with(c, plugin, NULL, "/nonexistent/model.gguf");
 }
 
 /* The code actions for lines 1..2 (a selection ending at column 0 of 3). */
@@ -129,10 +140,78 @@ static void test_generic_client_gets_presets_only(void **state) {
     shut(&c);
 }
 
+/* The $/progress kind of msg for token, or NULL. */
+static const char *progress_kind(json_t *msg, const char *token) {
+    const char *method = client_method(msg);
+    json_t *params = json_object_get(msg, "params");
+    const char *t = json_string_value(json_object_get(params, "token"));
+    if (!method || strcmp(method, "$/progress") || !t || strcmp(t, token))
+        return NULL;
+    return json_string_value(json_object_get(json_object_get(params, "value"), "kind"));
+}
+
+static int64_t held_edit(client *c, const char *token) {
+    return client_request(c, "workspace/executeCommand", json_pack(
+        "{s:s,s:[{s:s,s:s}],s:s}", "command", "sonicboom.edit", "arguments",
+        "uri", URI, "instruction", "Make it louder", "workDoneToken", token));
+}
+
+/* Reads until token's progress reaches `kind`; fails on an answer to id
+ * before that (e.g. "an edit is already running"). */
+static void await_progress(client *c, int64_t id, const char *token, const char *kind) {
+    json_t *m;
+    while ((m = client_next(c))) {
+        if (client_is_response(m, id))
+            fail_msg("edit %s answered before its progress %s: %s", token, kind,
+                     json_dumps(m, JSON_COMPACT));
+        const char *k = progress_kind(m, token);
+        bool found = k && !strcmp(k, kind);
+        json_decref(m);
+        if (found) return;
+    }
+    fail_msg("the server ended before %s's progress %s", token, kind);
+}
+
+static void test_next_edit_right_after_progress_end(void **state) {
+    (void)state;
+    char dir[] = "/tmp/sb-lsp-plugins-XXXXXX", model[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(model, sizeof model, "%s/chain.gguf", dir);
+    sb_err err = {0};
+    if (chain_model_write(model, "int A;\nint B;\nint C;\nint D;\n", &err))
+        fail_msg("%s", err.msg);
+    static char hold[] = "SB_LSP_TEST_HOLD=1";
+    char *env[] = {hold, NULL};
+    client c;
+    start_with(&c, true, env, model);
+    client_notify(&c, "initialized", NULL);
+    char token[16];
+    int64_t id = 0;
+    for (int round = 0; round < 5; round++) {
+        snprintf(token, sizeof token, "t%d", round);
+        id = held_edit(&c, token);
+        await_progress(&c, id, token, "report"); /* held there */
+        client_notify(&c, "window/workDoneProgress/cancel", json_pack("{s:s}", "token",
+                                                                      token));
+        /* the next edit goes out as soon as this progress ends, before the
+         * -32800 answer: the server must already be free for it */
+        await_progress(&c, id, token, "end");
+    }
+    /* the last one is answered -32800, nothing applied */
+    json_t *r = await_response(&c, id);
+    assert_int_equal(client_error_code(r), -32800);
+    json_decref(r);
+    shut(&c);
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plugin_is_offered_the_prompt),
         cmocka_unit_test(test_generic_client_gets_presets_only),
+        cmocka_unit_test(test_next_edit_right_after_progress_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
