@@ -131,7 +131,7 @@ static __device__ __forceinline__ float bf16_to_float(uint32_t h) {
     return __uint_as_float(h << 16);
 }
 
-// Round to nearest even of man >> shift, shift in 1..31 (quant.c).
+// Round to nearest even of man >> shift, shift in 1..31 (formats.c).
 static __device__ __forceinline__ uint32_t shift_rne(uint32_t man, int shift) {
     uint32_t q = man >> shift;
     const uint32_t rem = man & ((1u << shift) - 1u);

@@ -160,7 +160,7 @@ int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
                            int64_t n, int n_rows, float *y, const krn_cuda_acts *xq,
                            cudaStream_t s, sb_err *err);
 
-// quantize.cu: xq[r] = krn_quantize_act(x[r]) for rows of n floats.
+// act_quantize.cu: xq[r] = krn_quantize_act(x[r]) for rows of n floats.
 int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_acts *xq,
                       cudaStream_t s, sb_err *err);
 // The shape check of every launch that quantizes rows into xq: 1..KRN_MAX_ROWS

@@ -2,7 +2,7 @@
 //
 // CPU reference: forward.c's krn_cpu__embed_row (krn_dequantize_row). Each
 // element is one independent expression (unpack.cuh's dequant_elem, the
-// same as quant.c's), so there is no reduction and no order to pin.
+// same as formats.c's), so there is no reduction and no order to pin.
 #include "cuda_backend.h"
 #include "unpack.cuh"
 

@@ -3,7 +3,7 @@
 //
 // CPU reference: kernels/cpu/ffn.c: a_i = (g_i / (1.0f + krn_exp(-g_i))) * u_i,
 // each operation rounded as written; krn_exp is canon_math.cuh's port. Then
-// krn_quantize_act of each row (act.cuh's quantize_unit), as quantize.cu
+// krn_quantize_act of each row (act.cuh's quantize_unit), as act_quantize.cu
 // would do it in a launch of its own.
 #include "act.cuh"
 #include "canon_math.cuh"

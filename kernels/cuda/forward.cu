@@ -8,7 +8,7 @@
 //     q = Wq·h + bq; k = Wk·h + bk; v = Wv·h + bv         matmul.cu (one launch)
 //     RoPE on q, k; K, V as fp16 into slot pos[r]         rope.cu
 //     att = attention over slots 0..pos[r]                attention.cu
-//     x = x + Wo·quant(att)                               quantize.cu
+//     x = x + Wo·quant(att)                               act_quantize.cu
 //     h = rmsnorm(x, ffn_norm), quantized
 //     g = Wgate·h, u = Wup·h (one launch)
 //     g = silu(g)*u, and quant(g)                         ffn.cu

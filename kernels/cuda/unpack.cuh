@@ -1,6 +1,6 @@
 // unpack.cuh — private to kernels/cuda/: ggml's block formats read on the
 // device for dequantization (the embedding, float-weight matmuls): the same
-// values as kernels/quant.c, bit for bit.
+// values as kernels/formats.c, bit for bit.
 //
 // Byte offsets are quant_layout.h's; blocks are read byte by byte, since
 // ggml's 18-, 20-, 22-, 24- and 34-byte blocks leave fields unaligned.
@@ -96,7 +96,7 @@ static __device__ __forceinline__ void block_coefs(const uint8_t *row, int j,
     }
 }
 
-// ---- dequantization of one element (kernels/quant.c's expressions) ---------
+// ---- dequantization of one element (kernels/formats.c's expressions) ---------
 
 // Weight e of a row of type t, exactly krn_dequantize_row's value. A
 // runtime switch: used for the embedding row (once per step) and for float

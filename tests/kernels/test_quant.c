@@ -181,7 +181,7 @@ static void test_fp32_to_fp16_edges(void **state) {
 
 /* Round to nearest even by the definition: among the two neighbouring
  * halves (found via the exact decoder) pick the closer, the even one on a
- * tie. Independent of the bit tricks in kernels/quant.c. */
+ * tie. Independent of the bit tricks in kernels/formats.c. */
 static uint16_t ref_fp16(float f) {
     if (isnan(f))
         return 0x7E00;

@@ -1,4 +1,4 @@
-// quantize.cu — krn_quantize_act of whole rows (the attention output, before
+// act_quantize.cu — krn_quantize_act of whole rows (the attention output, before
 // the matmul that reads it), into act.cuh's layout.
 //
 // CPU reference: canon.c's krn_quantize_act; the per-unit sequence is

@@ -1,5 +1,5 @@
 /*
- * quantize.c — krn_quantize_row: floats into ggml blocks, for making test
+ * quantize_weights.c — krn_quantize_row: floats into ggml blocks, for making test
  * and benchmark models (kernels.h section 1).
  *
  * Simple and O(n): one pass per block, no search for the best scale. Q8_0,

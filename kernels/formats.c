@@ -1,5 +1,5 @@
 /*
- * quant.c — the type table, half/bfloat16 conversions and dequantization
+ * formats.c — the type table, half/bfloat16 conversions and dequantization
  * of ggml's block formats (kernels.h section 1).
  *
  * Dequantization must give ggml's values bit for bit, so every expression
