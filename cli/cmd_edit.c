@@ -21,6 +21,9 @@ static const char *cli__edit_help =
     "      --device D         cpu or cuda (default cpu)\n"
     "      --threads N        CPU threads (default: all cores)\n"
     "      --max-draft N      draft tokens per step, 1..63 (default 63)\n"
+    "      --cost-table FILE  step cost by rows ('ROWS COST' lines, as sb\n"
+    "                         draftsim takes them) that drafts are sized by;\n"
+    "                         default: the H200 table sb draftsim --help shows\n"
     "      --max-tokens N     output cap (default: twice the file's tokens\n"
     "                         plus 256)\n"
     "      --temp T           temperature; 0 = greedy (default 0)\n"
@@ -39,13 +42,21 @@ typedef struct cli_edit_opts {
     const char *warmup;       /* --warmup: a warm-up table, or NULL */
     edit_opts edit;
     eng_options eng;
+    stepcost_table costs;  /* --cost-table's; edit.costs points here */
 } cli_edit_opts;
 
-/* Parses --speculation, --device and the numbers; CLI_OK or a usage exit. */
+/* Parses --speculation, --device, --cost-table and the numbers; CLI_OK, a
+ * usage exit, or a failure for a cost table that cannot be read. */
 static int cli__edit_opt(int c, cli_edit_opts *o) {
     long v;
     bool on;
+    sb_err err = {0};
     switch (c) {
+    case 'C':
+        if (stepcost_table_load(optarg, &o->costs, &err))
+            return cli_fail("edit", "%s", err.msg);
+        o->edit.costs = &o->costs;
+        return CLI_OK;
     case 'P':
         if (cli_opt_on_off("edit", "--speculation", optarg, &on)) return CLI_USAGE;
         o->edit.drafter = on ? EDIT_DRAFTER_COPY : EDIT_DRAFTER_NONE;
@@ -82,7 +93,7 @@ static int cli__edit_parse(int argc, char **argv, cli_edit_opts *o) {
         {"device", 1, 0, 'D'}, {"threads", 1, 0, 't'},
         {"max-draft", 1, 0, 'X'}, {"max-tokens", 1, 0, 'n'},
         {"temp", 1, 0, 'T'}, {"seed", 1, 0, 'S'}, {"help", 0, 0, 'h'},
-        {"warmup", 1, 0, 'W'}, {0, 0, 0, 0}};
+        {"warmup", 1, 0, 'W'}, {"cost-table", 1, 0, 'C'}, {0, 0, 0, 0}};
     o->edit = edit_defaults();
     int c, rc;
     optind = 1;

@@ -395,10 +395,10 @@ drf_copy *drf__copy_create_ex(const int32_t *source, int32_t n_source,
     drf_copy *c = calloc(1, sizeof *c);
     if (!c) goto oom;
     c->o = o;
-    c->o.step_cost = NULL; /* copied into c->cost: never read again */
+    c->o.step_costs = NULL; /* copied into c->cost: never read again */
     drf__hindex_init(&c->hx, o.min_match);
     drf__accept_init(&c->acc);
-    if (drf__cost_init(&c->cost, o.step_cost, err)) goto fail;
+    if (drf__cost_init(&c->cost, o.step_costs, err)) goto fail;
     if (!drf__seq_push(&c->src, source, n_source)) goto oom;
     if (t && t->ends_line && t->n_vocab > 0) {
         c->ends_line = malloc((size_t)t->n_vocab);

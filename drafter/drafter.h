@@ -23,6 +23,7 @@
 
 #include "../base/base.h"
 #include "../engine/engine.h"
+#include "../stepcost/stepcost.h"
 
 /* Longest source a drafter indexes, in tokens (1 GiB of ids). */
 enum { DRF_MAX_SOURCE = 1 << 28 };
@@ -75,7 +76,7 @@ enum { DRF_MAX_SOURCE = 1 << 28 };
  * projects a higher speedup than plain token copying.
  *
  * Draft length: per step, the d (0..max_draft) that maximises expected
- * tokens per unit of time, (1 + p1 + ... + pd) / step_cost[d + 1], where
+ * tokens per unit of time, (1 + p1 + ... + pd) / cost(d + 1 rows), where
  * pk, the chance that the first k tokens hold, comes from running
  * acceptance rates per kind of draft token (drafter/length.h: the first
  * token of a span by how it was found — a lookup, a boundary guess, a
@@ -89,11 +90,9 @@ typedef struct drf_copy_opts {
      * edit's answer: the file, edited): the first draft copies the source
      * from its start, before any lookup. */
     bool starts_like_source;
-    /* Relative cost of a step scoring r rows, step_cost[r] for r = 1..64
-     * (index 0 unused); NULL: the default table, the engine's H200 step
-     * times for a 7B Q4_K_M model (drafter/length.c, from
-     * bench/RESULTS.md). Borrowed for the create call only. */
-    const double *step_cost;
+    /* What a step costs by the rows it scores (stepcost.h); NULL:
+     * stepcost_table_default. Borrowed for the create call only. */
+    const stepcost_table *step_costs;
 } drf_copy_opts;
 
 typedef struct drf_copy drf_copy;

@@ -6,44 +6,23 @@
 
 #include "length.h"
 
-/* The default step cost: the H200 step times of a synthetic Qwen2.5-7B
- * Q4_K_M model, KV depth 0, measured 2026-12-02 (bench/RESULTS.md, third
- * CUDA speed pass), in ms. The engine has a CUDA graph for each of 1..16
- * rows and for 24, 32, 48 and 64, so r rows cost the next bucket's time;
- * 3, 5..7 and 9..15 rows, not measured, are interpolated linearly between
- * their measured neighbours. A caller with its own measurements (another
- * GPU, the CPU) replaces the table through drf_copy_opts.step_cost. */
-static const struct { int32_t rows; double ms; } length__measured[] = {
-    {1, 3.14}, {2, 3.85}, {4, 5.05}, {8, 7.12}, {16, 8.67},
-    {24, 10.07}, {32, 12.19}, {48, 20.29}, {64, 23.14},
-};
-enum { LENGTH__N_MEASURED = sizeof length__measured / sizeof *length__measured,
-       LENGTH__LAST_GRAPH_EACH = 16 /* graphs for every row count up to */ };
+_Static_assert((int)STEPCOST_MAX_ROWS == (int)KRN_MAX_ROWS,
+               "the step-cost table covers every row count a step can score");
 
-static void length__default(drf__cost *c) {
-    for (int32_t i = 0; i + 1 < LENGTH__N_MEASURED; i++) {
-        int32_t r0 = length__measured[i].rows, r1 = length__measured[i + 1].rows;
-        double t0 = length__measured[i].ms, t1 = length__measured[i + 1].ms;
-        if (i == 0) c->t[r0] = t0;
-        for (int32_t r = r0 + 1; r <= r1; r++)
-            c->t[r] = r1 <= LENGTH__LAST_GRAPH_EACH
-                          ? t0 + (t1 - t0) * (double)(r - r0) / (double)(r1 - r0)
-                          : t1; /* padded up to the bucket */
+int drf__cost_init(drf__cost *c, const stepcost_table *table, sb_err *err) {
+    stepcost_table fallback;
+    if (!table) {
+        stepcost_table_default(&fallback);
+        table = &fallback;
     }
-}
-
-int drf__cost_init(drf__cost *c, const double *step_cost, sb_err *err) {
+    if (!stepcost_table_valid(table))
+        return sb_err_set(err, "drf_copy_create", "step-cost table '%s' is "
+                          "not valid (it needs a positive cost for 1 row and "
+                          "positive finite costs elsewhere)", table->source);
     c->t[0] = 0;
-    if (!step_cost) {
-        length__default(c);
-        return 0;
-    }
     for (int32_t r = 1; r <= KRN_MAX_ROWS; r++) {
-        if (!isfinite(step_cost[r]) || step_cost[r] <= 0)
-            return sb_err_set(err, "drf_copy_create", "step_cost[%d] = %g; "
-                              "expected a positive finite cost", (int)r,
-                              step_cost[r]);
-        c->t[r] = step_cost[r];
+        double t = stepcost_table_cost(table, r);
+        c->t[r] = t > 0 ? t : DRF__UNPRICED;
     }
     return 0;
 }

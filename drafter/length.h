@@ -19,19 +19,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../stepcost/stepcost.h"
 #include "drafter.h"
 
 /* ==== step cost ============================================================ */
 
 typedef struct drf__cost {
     double t[KRN_MAX_ROWS + 1]; /* t[r]: cost of a step scoring r rows,
-                                   r = 1..KRN_MAX_ROWS; t[0] unused */
+                                   r = 1..KRN_MAX_ROWS (a row count the
+                                   table cannot price: DRF__UNPRICED); t[0]
+                                   unused */
 } drf__cost;
 
-/* Copies step_cost[1..KRN_MAX_ROWS] (drf_copy_opts.step_cost), or the
- * default table when it is NULL. -1 with err filled for a cost that is not
- * a positive finite number. */
-int drf__cost_init(drf__cost *c, const double *step_cost, sb_err *err);
+/* The cost of a step no draft is long enough to be worth. */
+#define DRF__UNPRICED 1e30
+
+/* Every row count's cost from table (drf_copy_opts.step_costs), or from
+ * stepcost_table_default when it is NULL. -1 with err filled for a table
+ * that is not valid (stepcost_table_valid). */
+int drf__cost_init(drf__cost *c, const stepcost_table *table, sb_err *err);
 
 /* The d in 0..max_d (max_d <= ENG_MAX_DRAFT) that maximises
  * (1 + p[0] + ... + p[d-1]) / t[d + 1]; the shortest on a tie. p[k] is the

@@ -176,10 +176,8 @@ static int run__generate(eng_session *s, const edit__job *job,
                          const edit_opts *o, edit__run *run, edit_result *res,
                          sb_err *err) {
     edit__drafter drafter;
-    double dense[KRN_MAX_ROWS + 1];
-    if (o->costs) edit__dense_costs(o->costs, dense);
-    if (edit__drafter_make(o->drafter, eng_session_model(s), job,
-                           o->costs ? dense : NULL, &drafter, err))
+    if (edit__drafter_make(o->drafter, eng_session_model(s), job, o->costs,
+                           &drafter, err))
         return -1;
     eng_drafter wrapped = {.ctx = run, .begin = run__begin,
                            .propose = run__propose, .accept = run__accept};

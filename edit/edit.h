@@ -36,6 +36,7 @@
 
 #include "../base/base.h"
 #include "../engine/engine.h"
+#include "../stepcost/stepcost.h"
 
 /* ==== Requests ============================================================ */
 
@@ -183,10 +184,11 @@ typedef struct edit_opts {
     eng_sampling sampling;
     edit_progress_fn progress;  /* may be NULL */
     void *progress_ctx;
-    /* The step costs by rows (below) by which the copy drafter chooses its
-     * draft lengths, e.g. a table measured on this card; NULL: the
-     * drafter's default (H200 times). Borrowed for the call. */
-    const struct edit_cost_table *costs;
+    /* What a step costs by its rows (stepcost.h), by which the copy
+     * drafter chooses its draft lengths: a table measured on this machine
+     * or loaded with --cost-table; NULL: stepcost_table_default. Borrowed
+     * for the call. */
+    const stepcost_table *costs;
 } edit_opts;
 
 /* Copy drafter, max_draft 0, max_tokens 0, greedy, no progress, the
@@ -255,34 +257,10 @@ const char *edit_stop_name(const edit_result *res);
 
 /* ==== Simulating an edit's drafting (edit/sim.c) — sb draftsim ============ */
 
-/* Relative cost of one decode step by the rows it scores (1 + drafts).
- * cost[r] > 0 for the row counts listed, 0 for the others; a step of r rows
- * costs what the smallest listed row count >= r costs (a step is padded up
- * to a listed size, as the CUDA backend pads to its row buckets). cost[1]
- * is always listed: it is plain decoding's step. */
-typedef struct edit_cost_table {
-    double cost[KRN_MAX_ROWS + 1];
-} edit_cost_table;
-
-/* The default: the H200 step times of 2026-12-02 at KV depth 0 (bench/
- * RESULTS.md, third pass), in ms: rows 1, 2, 4, 8, 16, 24, 32, 48, 64 =
- * 3.14, 3.85, 5.05, 7.12, 8.67, 10.07, 12.19, 20.29, 23.14. */
-void edit_cost_default(edit_cost_table *t);
-
-/* Parses a table file's text: lines "ROWS COST" (ROWS 1..64, each at most
- * once; COST a positive number in any unit), blank lines and lines starting
- * with '#' ignored. ROWS 1 must be present. -1 with err naming the line. */
-int edit_cost_parse(const char *text, int64_t len, edit_cost_table *t,
-                    sb_err *err);
-
-/* The cost of a step of `rows` rows (1..KRN_MAX_ROWS); -1 when no listed
- * row count is that large. */
-double edit_cost_of(const edit_cost_table *t, int rows);
-
 typedef struct edit_sim_opts {
     edit_drafter_kind drafter;
     int32_t max_draft;             /* 1..ENG_MAX_DRAFT; 0: ENG_MAX_DRAFT */
-    const edit_cost_table *costs;  /* NULL: edit_cost_default */
+    const stepcost_table *costs;   /* NULL: stepcost_table_default */
 } edit_sim_opts;
 
 typedef struct edit_sim_result {
@@ -296,6 +274,12 @@ typedef struct edit_sim_result {
      * the speculative decode steps, both priced by the cost table; 1 when
      * there is only one token. */
     double projected_speedup;
+    /* The cap any drafter has on this reply under the same table and
+     * max_draft: plain decoding's cost over the least a drafter whose
+     * every guess holds would pay (the cheapest way to cover the reply
+     * with steps of 1..max_draft+1 rows, each committing all its rows). */
+    double perfect_speedup;
+    int32_t perfect_steps;         /* the steps of that cheapest cover */
 } edit_sim_result;
 
 /* The token ids of the reply a model gives when, asked to edit `file`, it

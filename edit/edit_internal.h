@@ -51,18 +51,12 @@ typedef struct edit__drafter {
     eng_drafter table;
 } edit__drafter;
 
-/* The table as the copy drafter takes it (edit/cost.c): a cost for every
- * row count 1..64 (index 0 unused); a row count beyond the largest listed
- * gets a cost no draft length can be worth. */
-void edit__dense_costs(const edit_cost_table *t,
-                       double dense[KRN_MAX_ROWS + 1]);
-
 /* Makes the drafter `kind` for job: the copy drafter indexes the file
  * (its tokens and, where a grammar knows its language, its syntax), the
- * n-gram baseline the prompt's tokens. step_cost: the copy drafter's
- * step-cost table (drf_copy_opts), NULL for its default. */
+ * n-gram baseline the prompt's tokens. step_costs: the copy drafter's
+ * step-cost table (drf_copy_opts), NULL for the default. */
 int edit__drafter_make(edit_drafter_kind kind, const eng_model *m,
-                       const edit__job *job, const double *step_cost,
+                       const edit__job *job, const stepcost_table *step_costs,
                        edit__drafter *d, sb_err *err);
 void edit__drafter_free(edit__drafter *d);
 

@@ -79,11 +79,11 @@ void edit__job_free(edit__job *job) {
 }
 
 int edit__drafter_make(edit_drafter_kind kind, const eng_model *m,
-                       const edit__job *job, const double *step_cost,
+                       const edit__job *job, const stepcost_table *step_costs,
                        edit__drafter *d, sb_err *err) {
     memset(d, 0, sizeof *d);
     /* The answer is the file, edited: it starts where the file starts. */
-    drf_copy_opts copy_opts = {.step_cost = step_cost,
+    drf_copy_opts copy_opts = {.step_costs = step_costs,
                                .starts_like_source = true};
     switch (kind) {
     case EDIT_DRAFTER_NONE:

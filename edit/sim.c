@@ -49,13 +49,14 @@ int edit_reply_ids(const eng_model *m, const char *file, int64_t file_len,
 }
 
 /* Plain decoding's decode steps over the simulated ones, both priced by
- * the table; -1 with err when a step used more rows than it lists. */
-static int sim__speedup(const edit_cost_table *t, edit_sim_result *out,
+ * the table; -1 with err when a step used more rows than it prices. */
+static int sim__speedup(const stepcost_table *t, edit_sim_result *out,
                         sb_err *err) {
-    double plain = (out->output_tokens - 1) * edit_cost_of(t, 1), spec = 0;
+    double plain = (out->output_tokens - 1) * stepcost_table_cost(t, 1);
+    double spec = 0;
     for (int rows = 1; rows <= KRN_MAX_ROWS; rows++) {
         if (!out->rows_hist[rows]) continue;
-        double c = edit_cost_of(t, rows);
+        double c = stepcost_table_cost(t, rows);
         if (c < 0)
             return sb_err_set(err, "edit_simulate", "the cost table lists "
                               "no row count >= %d, which a step scored (add "
@@ -63,6 +64,48 @@ static int sim__speedup(const edit_cost_table *t, edit_sim_result *out,
         spec += out->rows_hist[rows] * c;
     }
     out->projected_speedup = spec > 0 ? plain / spec : 1.0;
+    return 0;
+}
+
+/* The perfect drafter's cap: the least cost of producing the reply's
+ * tokens after the first (which the prompt's last row yields) when every
+ * guess holds, so that a step of r rows commits r tokens. cost[m], the
+ * least for m tokens, is min over r of cost[m - r] + step(r): a shortest
+ * path, since the steps' order does not matter. */
+static int sim__perfect(const stepcost_table *t, int32_t max_draft,
+                        edit_sim_result *out, sb_err *err) {
+    const int32_t n = out->output_tokens - 1;
+    int32_t max_rows = (max_draft > 0 ? max_draft : ENG_MAX_DRAFT) + 1;
+    if (max_rows > stepcost_table_max_rows(t))
+        max_rows = stepcost_table_max_rows(t);
+    if (n < 1) {
+        out->perfect_speedup = 1.0;
+        return 0;
+    }
+    double *cost = malloc(((size_t)n + 1) * sizeof *cost);
+    int32_t *steps = malloc(((size_t)n + 1) * sizeof *steps);
+    if (!cost || !steps) {
+        free(cost);
+        free(steps);
+        return sb_err_set(err, "edit_simulate", "out of memory for %d tokens",
+                          (int)n);
+    }
+    cost[0] = 0;
+    steps[0] = 0;
+    for (int32_t m = 1; m <= n; m++) {
+        cost[m] = -1;
+        for (int32_t r = 1; r <= max_rows && r <= m; r++) {
+            double c = cost[m - r] + stepcost_table_cost(t, r);
+            if (cost[m] < 0 || c < cost[m]) {
+                cost[m] = c;
+                steps[m] = steps[m - r] + 1;
+            }
+        }
+    }
+    out->perfect_speedup = n * stepcost_table_cost(t, 1) / cost[n];
+    out->perfect_steps = steps[n] + 1; /* and the prefill's step */
+    free(cost);
+    free(steps);
     return 0;
 }
 
@@ -79,9 +122,12 @@ int edit_simulate(const eng_model *m, const edit_request *req,
                   const char *expected, int64_t expected_len,
                   const edit_sim_opts *o, edit_sim_result *out, sb_err *err) {
     memset(out, 0, sizeof *out);
-    edit_cost_table defaults;
-    edit_cost_default(&defaults);
-    const edit_cost_table *costs = o && o->costs ? o->costs : &defaults;
+    stepcost_table defaults;
+    stepcost_table_default(&defaults);
+    const stepcost_table *costs = o && o->costs ? o->costs : &defaults;
+    if (!stepcost_table_valid(costs))
+        return sb_err_set(err, "edit_simulate", "step-cost table '%s' is not "
+                          "valid", costs->source);
     if (expected_len < 0 || (expected_len > 0 && !expected))
         return sb_err_set(err, "edit_simulate", "bad expected file (%lld "
                           "bytes)", (long long)expected_len);
@@ -91,11 +137,9 @@ int edit_simulate(const eng_model *m, const edit_request *req,
     edit__drafter d = {0};
     eng_gen_result g = {0};
     int rc = -1;
-    double dense[KRN_MAX_ROWS + 1];
-    edit__dense_costs(costs, dense);
     if (edit_reply_ids(m, req->file, req->file_len, expected, expected_len,
                        &reply, &n_reply, err) ||
-        edit__drafter_make(o ? o->drafter : EDIT_DRAFTER_COPY, m, &job, dense,
+        edit__drafter_make(o ? o->drafter : EDIT_DRAFTER_COPY, m, &job, costs,
                            &d, err))
         goto done;
     eng_gen_params p = eng_gen_defaults();
@@ -108,7 +152,8 @@ int edit_simulate(const eng_model *m, const edit_request *req,
                           &g, out->rows_hist, err))
         goto done;
     sim__fill(&g, out);
-    rc = sim__speedup(costs, out, err);
+    rc = sim__speedup(costs, out, err) ||
+                 sim__perfect(costs, p.max_draft, out, err) ? -1 : 0;
 done:
     free(g.tokens);
     edit__drafter_free(&d);

@@ -22,6 +22,7 @@ void lsp_config_defaults(lsp_config *c) {
     memset(c, 0, sizeof *c);
     c->device = ENG_DEVICE_CPU;
     c->speculation = true;
+    stepcost_table_default(&c->costs);
 }
 
 void lsp_config_free(lsp_config *c) {
@@ -104,6 +105,14 @@ int lsp_config_set(lsp_config *c, const char *key, const char *v, sb_err *err) {
                                "expected on or off", v);
         return 0;
     }
+    if (!strcmp(key, "costTable")) {
+        stepcost_table t;
+        sb_err why = {0};
+        if (stepcost_table_load(v, &t, &why))
+            return sb_err_set(err, "lsp_config_set", "costTable: %s", why.msg);
+        c->costs = t;
+        return 0;
+    }
     return sb_err_set(err, "lsp_config_set", "unknown option '%.40s'", key);
 }
 
@@ -113,7 +122,7 @@ static const struct {
     {"SB_MODEL", "model"}, {"SB_DEVICE", "device"}, {"SB_THREADS", "threads"},
     {"SB_SEED", "seed"}, {"SB_TEMPERATURE", "temperature"}, {"SB_LOG", "log"},
     {"SB_MAX_TOKENS", "maxTokens"}, {"SB_SPECULATION", "speculation"},
-    {"SB_WARMUP", "warmup"},
+    {"SB_WARMUP", "warmup"}, {"SB_COST_TABLE", "costTable"},
 };
 
 int lsp_config_from_env(lsp_config *c, sb_err *err) {
@@ -129,7 +138,7 @@ int lsp_config_from_env(lsp_config *c, sb_err *err) {
 static bool lsp__known_key(const char *key) {
     static const char *const keys[] = {"model", "device", "threads", "seed",
                                        "temperature", "log", "maxTokens",
-                                       "speculation", "warmup"};
+                                       "speculation", "warmup", "costTable"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!strcmp(keys[i], key)) return true;
     return false;
@@ -140,7 +149,8 @@ static bool lsp__known_key(const char *key) {
 static const char *lsp__opt_text(const char *key, json_t *v, char *buf,
                                  size_t cap) {
     bool is_path = !strcmp(key, "model") || !strcmp(key, "log") ||
-                   !strcmp(key, "device") || !strcmp(key, "warmup");
+                   !strcmp(key, "device") || !strcmp(key, "warmup") ||
+                   !strcmp(key, "costTable");
     if (is_path) return json_is_string(v) ? json_string_value(v) : NULL;
     if (!strcmp(key, "temperature")) {
         if (!json_is_number(v)) return NULL;

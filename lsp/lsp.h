@@ -34,6 +34,7 @@
 
 #include "../base/base.h"
 #include "../engine/engine.h"
+#include "../stepcost/stepcost.h"
 
 /* ==== Framing (lsp/framing.c) ============================================== */
 
@@ -186,19 +187,21 @@ typedef struct lsp_config {
     char *warmup;         /* a warm-up table (sb warmup --export) whose
                              configuration the session takes after checking
                              its fingerprint; NULL: none */
+    stepcost_table costs; /* step costs drafts are sized by (costTable, a
+                             file); default stepcost_table_default */
 } lsp_config;
 
 void lsp_config_defaults(lsp_config *c);
 void lsp_config_free(lsp_config *c);
 /* Sets one option by its initializationOptions key ("model", "device",
  * "threads", "seed", "temperature", "log", "maxTokens", "speculation",
- * "warmup") from
- * its text form, as flags and environment variables give it. -1 with err
+ * "warmup", "costTable") from its text form, as flags and environment
+ * variables give it (costTable: a file's path, read now). -1 with err
  * naming the key and the value for an unknown key or a bad value. */
 int lsp_config_set(lsp_config *c, const char *key, const char *value,
                    sb_err *err);
 /* Reads SB_MODEL, SB_DEVICE, SB_THREADS, SB_SEED, SB_TEMPERATURE, SB_LOG,
- * SB_MAX_TOKENS, SB_SPECULATION and SB_WARMUP where set. */
+ * SB_MAX_TOKENS, SB_SPECULATION, SB_WARMUP and SB_COST_TABLE where set. */
 int lsp_config_from_env(lsp_config *c, sb_err *err);
 
 typedef struct lsp_server lsp_server;

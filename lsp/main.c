@@ -24,18 +24,23 @@ static const char *lsp__help =
     "      --speculation on|off SB_SPECULATION speculation  (default on)\n"
     "      --warmup FILE    SB_WARMUP       warmup       a warm-up table (sb warmup\n"
     "                                                    --export): its configuration,\n"
-    "                                                    fingerprint checked\n";
+    "                                                    fingerprint checked\n"
+    "      --cost-table FILE SB_COST_TABLE costTable   step cost by rows that\n"
+    "                                                    drafts are sized by\n"
+    "                                                    ('ROWS COST' lines;\n"
+    "                                                    default: H200 times)\n";
 
 int main(int argc, char **argv) {
     static const struct option longs[] = {
         {"stdio", 0, 0, 'i'}, {"model", 1, 0, 'm'}, {"device", 1, 0, 'D'},
         {"threads", 1, 0, 't'}, {"seed", 1, 0, 'S'}, {"temperature", 1, 0, 'T'},
         {"log", 1, 0, 'l'}, {"max-tokens", 1, 0, 'n'}, {"speculation", 1, 0, 'P'},
-        {"warmup", 1, 0, 'W'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"warmup", 1, 0, 'W'}, {"cost-table", 1, 0, 'C'}, {"help", 0, 0, 'h'},
+        {0, 0, 0, 0}};
     static const char *keys[128] = {
         ['m'] = "model", ['D'] = "device", ['t'] = "threads", ['S'] = "seed",
         ['T'] = "temperature", ['l'] = "log", ['n'] = "maxTokens",
-        ['P'] = "speculation", ['W'] = "warmup"};
+        ['P'] = "speculation", ['W'] = "warmup", ['C'] = "costTable"};
     lsp_config cfg;
     lsp_config_defaults(&cfg);
     sb_err err = {0};

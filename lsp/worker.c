@@ -380,6 +380,7 @@ static void lsp__run_edit(lsp_server *s, lsp_job *job) {
     edit_opts o = edit_defaults();
     o.drafter = s->cfg.speculation ? EDIT_DRAFTER_COPY : EDIT_DRAFTER_NONE;
     o.max_tokens = s->cfg.max_tokens;
+    o.costs = &s->cfg.costs;
     o.sampling = (eng_sampling){.temperature = s->cfg.temperature,
                                 .seed = s->cfg.seed};
     o.progress = lsp__on_step;

@@ -125,8 +125,14 @@ typedef struct bench_engine {
     char bandwidth_note[512]; /* why the floor is unavailable; "" if not */
     double floor_ms;          /* streamed_bytes / bandwidth; 0: unavailable */
     char device_name[128];    /* eng_session_device_name: GPU or CPU model */
-    edit_cost_table costs;    /* step_ms at depths[cost_depth], as a table */
+    stepcost_table costs;     /* step_ms at depths[cost_depth], as a table
+                                 (bench_engine_price) */
 } bench_engine;
+
+/* Fills e->costs from e->step_ms at depths[cost_depth]: what prices the
+ * drafters' ceilings and sizes the copy drafter's drafts in this run. -1
+ * with err for a time that is not a positive number. */
+int bench_engine_price(bench_engine *e, sb_err *err);
 
 /* Measures bandwidth, floor and step costs on s (its KV cache is left
  * reset). Progress: one line per depth on stderr when `progress`. */

@@ -222,7 +222,17 @@ int bench_engine_measure(eng_session *s, const bench_engine_opts *o,
                 return -1;
     }
     eng_session_truncate(s, 0);
+    return bench_engine_price(e, err);
+}
+
+int bench_engine_price(bench_engine *e, sb_err *err) {
+    char source[sizeof e->costs.source];
+    snprintf(source, sizeof source, "measured: %.100s, KV depth %d",
+             e->device_name, (int)e->depths[e->cost_depth]);
+    stepcost_table_empty(&e->costs, source);
     for (int j = 0; j < BENCH_N_BUCKETS; j++)
-        e->costs.cost[bench_bucket_rows[j]] = e->step_ms[o->cost_depth][j];
+        if (stepcost_table_set(&e->costs, bench_bucket_rows[j],
+                               e->step_ms[e->cost_depth][j], err))
+            return -1;
     return 0;
 }

@@ -49,10 +49,11 @@ int bench_task_plan(const eng_model *m, const bench_task *t,
 /* Decode tokens per second of a simulated run priced by the step costs
  * (ms): its tokens after the first over the time its decode steps take. */
 static double run_task__projected_tok_s(const edit_sim_result *s,
-                                   const edit_cost_table *costs) {
+                                        const stepcost_table *costs) {
     double ms = 0;
     for (int rows = 1; rows <= KRN_MAX_ROWS; rows++)
-        if (s->rows_hist[rows]) ms += s->rows_hist[rows] * edit_cost_of(costs, rows);
+        if (s->rows_hist[rows])
+            ms += s->rows_hist[rows] * stepcost_table_cost(costs, rows);
     return ms > 0 ? (s->output_tokens - 1) / (ms * 1e-3) : 0;
 }
 
@@ -104,14 +105,17 @@ static void run_task__fill(const bench_task *t, const edit_result *res, double t
                                      (size_t)t->expected_len));
 }
 
-/* Runs the task once; the output ids stay in res (caller frees). */
+/* Runs the task once, the copy drafter sizing its drafts by the step
+ * costs measured in this run; the output ids stay in res (caller frees). */
 static int run_task__once(eng_session *s, const bench_task *t,
-                     const bench_task_result *r, bool speculation,
-                     bench_perturb_fn perturb, void *perturb_ctx,
-                     edit_result *res, bench_run *out, sb_err *err) {
+                          const bench_task_result *r, const bench_engine *e,
+                          bool speculation, bench_perturb_fn perturb,
+                          void *perturb_ctx, edit_result *res, bench_run *out,
+                          sb_err *err) {
     double ttft = -1;
     edit_opts o = edit_defaults();
     o.drafter = speculation ? EDIT_DRAFTER_COPY : EDIT_DRAFTER_NONE;
+    o.costs = &e->costs;
     o.max_tokens = r->cap;
     if (perturb) perturb(perturb_ctx, t, speculation, &r->off, &o);
     o.progress = run_task__first_token;
@@ -138,10 +142,12 @@ int bench_task_run(eng_session *s, const bench_task *t, const bench_engine *e,
     edit_result off, on;
     memset(&on, 0, sizeof on);
     if (phase) phase(phase_ctx, t, "speculation off");
-    int rc = run_task__once(s, t, r, false, perturb, perturb_ctx, &off, &r->off, err);
+    int rc = run_task__once(s, t, r, e, false, perturb, perturb_ctx, &off,
+                            &r->off, err);
     if (rc == 0) {
         if (phase) phase(phase_ctx, t, "speculation on");
-        rc = run_task__once(s, t, r, true, perturb, perturb_ctx, &on, &r->on, err);
+        rc = run_task__once(s, t, r, e, true, perturb, perturb_ctx, &on,
+                            &r->on, err);
     }
     if (rc == 0) {
         const eng_gen_result *a = &off.gen, *b = &on.gen;

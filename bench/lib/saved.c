@@ -213,9 +213,7 @@ static int saved__engine(const json_t *root, bench_engine *e, sb_err *err) {
     if (e->cost_depth < 0)
         return saved__bad("engine", "cost_depth", "one of the depths' "
                           "kv_depth", err);
-    for (int j = 0; j < BENCH_N_BUCKETS; j++) /* as bench_engine_measure */
-        e->costs.cost[bench_bucket_rows[j]] = e->step_ms[e->cost_depth][j];
-    return 0;
+    return bench_engine_price(e, err); /* as bench_engine_measure */
 }
 
 static int saved__run(const json_t *o, const char *where, const char *key,

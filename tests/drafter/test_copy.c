@@ -14,9 +14,17 @@
 
 enum { A = 50, B = 51, MAXD = ENG_MAX_DRAFT };
 
+/* A copy drafter over src with a flat step cost: every draft token is
+ * free, so a proposal shows all the drafter would copy, whatever the
+ * length rule (test_length.c tests that) would cut it to. */
 static drf_copy *make(const int32_t *src, int32_t n, bool source_only) {
     sb_err err = {0};
-    drf_copy *c = drf_copy_create(src, n, &(drf_copy_opts){.source_only = source_only},
+    stepcost_table flat;
+    stepcost_table_empty(&flat, "flat");
+    for (int r = 1; r <= KRN_MAX_ROWS; r++) flat.listed[r] = 1;
+    drf_copy *c = drf_copy_create(src, n,
+                                  &(drf_copy_opts){.source_only = source_only,
+                                                   .step_costs = &flat},
                                   &err);
     if (!c) fail_msg("drf_copy_create: %s", err.msg);
     return c;

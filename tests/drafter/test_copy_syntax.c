@@ -73,13 +73,14 @@ static drf_copy *make(const char *source, const char *language) {
                         MAX_WORDS};
     /* A flat step cost: every draft token is free, so each proposal
      * shows all the drafter would copy, whatever length rule applies. */
-    static double flat[KRN_MAX_ROWS + 1];
-    for (int r = 0; r <= KRN_MAX_ROWS; r++) flat[r] = 1;
+    stepcost_table flat;
+    stepcost_table_empty(&flat, "flat");
+    for (int r = 1; r <= KRN_MAX_ROWS; r++) flat.listed[r] = 1;
     sb_err err = {0};
     drf_copy *c = drf__copy_create_ex(
         ids, n, &t,
         &(drf_copy_opts){.source_only = true, .starts_like_source = true,
-                         .step_cost = flat},
+                         .step_costs = &flat},
         &err);
     if (!c) fail_msg("drf__copy_create_ex: %s", err.msg);
     return c;

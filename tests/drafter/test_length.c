@@ -1,4 +1,4 @@
-/* Tests of drafter/length.c: the default step-cost table, the
+/* Tests of drafter/length.c: step costs from stepcost/, the
  * tokens-per-second rule and running acceptance. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,17 +17,22 @@ static int32_t best_uniform(const drf__cost *c, double a, int32_t max_d) {
     return drf__cost_best_len(c, p, max_d);
 }
 
-/* The default table holds the measured points and pads to graph buckets. */
+/* With no table the drafter prices every row count as the default table
+ * of stepcost/ does (its one home); a table that stops short leaves the
+ * rows past it unpriced. */
 static void test_default_table(void **state) {
     (void)state;
     drf__cost c;
+    stepcost_table t;
+    stepcost_table_default(&t);
     assert_int_equal(drf__cost_init(&c, NULL, NULL), 0);
-    assert_true(c.t[1] == 3.14 && c.t[2] == 3.85 && c.t[4] == 5.05);
-    assert_true(c.t[8] == 7.12 && c.t[16] == 8.67 && c.t[64] == 23.14);
-    assert_true(fabs(c.t[3] - (3.85 + 5.05) / 2) < 1e-12);
-    for (int r = 17; r <= 24; r++) assert_true(c.t[r] == 10.07);
-    for (int r = 33; r <= 48; r++) assert_true(c.t[r] == 20.29);
-    for (int r = 2; r <= 64; r++) assert_true(c.t[r] >= c.t[r - 1]);
+    for (int r = 1; r <= KRN_MAX_ROWS; r++)
+        assert_true(c.t[r] == stepcost_table_cost(&t, r));
+    sb_err err = {0};
+    assert_int_equal(stepcost_table_parse("1 1\n8 2\n", 8, &t, &err), 0);
+    assert_int_equal(drf__cost_init(&c, &t, NULL), 0);
+    assert_true(c.t[8] == 2 && c.t[9] == DRF__UNPRICED);
+    assert_int_equal(best_uniform(&c, 1.0, ENG_MAX_DRAFT), 7);
 }
 
 /* More acceptance never shortens the draft; certain acceptance fills the
@@ -60,6 +65,12 @@ static void test_respects_bucket_jumps(void **state) {
     }
 }
 
+/* Tables of every row count, as a caller gives them. */
+static void table_of(stepcost_table *t, const double cost[65]) {
+    stepcost_table_empty(t, "test");
+    for (int r = 1; r <= 64; r++) t->listed[r] = cost[r];
+}
+
 /* A caller's table replaces the default: flat cost drafts everything that
  * may hold; cost that doubles with each row, none. */
 static void test_custom_table(void **state) {
@@ -67,22 +78,29 @@ static void test_custom_table(void **state) {
     double flat[65], steep[65];
     for (int r = 0; r <= 64; r++) flat[r] = 1, steep[r] = ldexp(1.0, r);
     drf__cost c;
-    assert_int_equal(drf__cost_init(&c, flat, NULL), 0);
+    stepcost_table t;
+    table_of(&t, flat);
+    assert_int_equal(drf__cost_init(&c, &t, NULL), 0);
     assert_int_equal(best_uniform(&c, 0.9, ENG_MAX_DRAFT), ENG_MAX_DRAFT);
-    assert_int_equal(drf__cost_init(&c, steep, NULL), 0);
+    table_of(&t, steep);
+    assert_int_equal(drf__cost_init(&c, &t, NULL), 0);
     assert_int_equal(best_uniform(&c, 0.99, ENG_MAX_DRAFT), 0);
     /* a table where 8 rows cost as little as 1 and 9 jump: exactly 7 */
     double jump[65];
     for (int r = 0; r <= 64; r++) jump[r] = r <= 8 ? 1 : 100;
-    assert_int_equal(drf__cost_init(&c, jump, NULL), 0);
+    table_of(&t, jump);
+    assert_int_equal(drf__cost_init(&c, &t, NULL), 0);
     assert_int_equal(best_uniform(&c, 0.9, ENG_MAX_DRAFT), 7);
+    /* a table filled by hand with a bad cost is refused by its source */
     sb_err err = {0};
     flat[12] = -1;
-    assert_int_equal(drf__cost_init(&c, flat, &err), -1);
-    assert_non_null(strstr(err.msg, "step_cost[12]"));
+    table_of(&t, flat);
+    assert_int_equal(drf__cost_init(&c, &t, &err), -1);
+    assert_non_null(strstr(err.msg, "'test'"));
     flat[12] = NAN;
+    table_of(&t, flat);
     memset(&err, 0, sizeof err);
-    assert_int_equal(drf__cost_init(&c, flat, &err), -1);
+    assert_int_equal(drf__cost_init(&c, &t, &err), -1);
 }
 
 /* Rates follow what is observed; a unit boundary with a low rate makes a

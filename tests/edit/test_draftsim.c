@@ -207,11 +207,11 @@ static edit_sim_result simulate(const eng_model *m, const task *k,
 
 /* Plain decoding's cost and the simulated run's, by the default table. */
 static void add_costs(const edit_sim_result *r, double *plain, double *spec) {
-    edit_cost_table t;
-    edit_cost_default(&t);
-    *plain += (r->output_tokens - 1) * edit_cost_of(&t, 1);
+    stepcost_table t;
+    stepcost_table_default(&t);
+    *plain += (r->output_tokens - 1) * stepcost_table_cost(&t, 1);
     for (int rows = 1; rows <= KRN_MAX_ROWS; rows++)
-        *spec += r->rows_hist[rows] * edit_cost_of(&t, rows);
+        *spec += r->rows_hist[rows] * stepcost_table_cost(&t, rows);
 }
 
 /* With the real vocabulary, on every task: no drafter gives one token per

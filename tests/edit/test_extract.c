@@ -1,7 +1,6 @@
 /* Tests of the model-free parts of edit/: reading the edited file out of a
  * fenced reply (extract.c), the reply a file makes and its round trip
- * through the edit prompt's own format, language names (language.c) and
- * step-cost tables (cost.c). */
+ * through the edit prompt's own format and language names (language.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -240,74 +239,6 @@ static void test_drafter_parse(void **state) {
     assert_non_null(strstr(err.msg, "tree"));
 }
 
-/* ==== cost tables ========================================================== */
-
-static int parse(const char *text, edit_cost_table *t, sb_err *err) {
-    return edit_cost_parse(text, (int64_t)strlen(text), t, err);
-}
-
-static void test_cost_default(void **state) {
-    (void)state;
-    edit_cost_table t;
-    edit_cost_default(&t);
-    assert_true(t.cost[1] == 3.14);
-    assert_true(t.cost[64] == 23.14);
-    /* unlisted row counts cost what the next listed one costs */
-    assert_true(edit_cost_of(&t, 3) == t.cost[4]);
-    assert_true(edit_cost_of(&t, 17) == t.cost[24]);
-    assert_true(edit_cost_of(&t, 49) == t.cost[64]);
-    for (int r = 2; r <= KRN_MAX_ROWS; r++)
-        assert_true(edit_cost_of(&t, r) >= edit_cost_of(&t, r - 1));
-}
-
-static void test_cost_parse(void **state) {
-    (void)state;
-    edit_cost_table t;
-    sb_err err = {0};
-    assert_int_equal(parse("# rows cost\n1 1.0\n\n  8 2.5\r\n32\t4\n", &t,
-                           &err), 0);
-    assert_true(t.cost[1] == 1.0 && t.cost[8] == 2.5 && t.cost[32] == 4.0);
-    assert_true(edit_cost_of(&t, 2) == 2.5);
-    assert_true(edit_cost_of(&t, 33) < 0);
-    /* no final newline */
-    assert_int_equal(parse("1 2", &t, &err), 0);
-    assert_true(t.cost[1] == 2.0);
-}
-
-static void test_cost_parse_errors(void **state) {
-    (void)state;
-    static const struct {
-        const char *text, *want;
-    } BAD[] = {
-        {"2 1.0\n", "no line for 1 row"},
-        {"1 1.0\n65 2.0\n", "line 2"},
-        {"1 1.0\n0 2.0\n", "line 2"},
-        {"1 0\n", "positive"},
-        {"1 -3\n", "positive"},
-        {"1 1.0 extra\n", "line 1"},
-        {"1\n", "line 1"},
-        {"x 1\n", "line 1"},
-        {"1 nan\n", "line 1"},
-        {"1 1\n1 2\n", "twice"},
-        {"", "no line for 1 row"},
-    };
-    for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
-        edit_cost_table t;
-        sb_err err = {0};
-        assert_int_equal(parse(BAD[i].text, &t, &err), -1);
-        if (!strstr(err.msg, BAD[i].want))
-            fail_msg("'%s': error '%s' lacks '%s'", BAD[i].text, err.msg,
-                     BAD[i].want);
-    }
-    char long_line[300];
-    memset(long_line, ' ', sizeof long_line - 1);
-    long_line[sizeof long_line - 1] = '\0';
-    edit_cost_table t;
-    sb_err err = {0};
-    assert_int_equal(parse(long_line, &t, &err), -1);
-    assert_non_null(strstr(err.msg, "longer than"));
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_file),
@@ -322,9 +253,6 @@ int main(void) {
         cmocka_unit_test(test_answer_text_round_trip),
         cmocka_unit_test(test_language),
         cmocka_unit_test(test_drafter_parse),
-        cmocka_unit_test(test_cost_default),
-        cmocka_unit_test(test_cost_parse),
-        cmocka_unit_test(test_cost_parse_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

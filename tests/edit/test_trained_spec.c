@@ -95,9 +95,12 @@ static void run_edit(eng_session *s, const bench_task *t,
                      edit_drafter_kind kind, int32_t max_draft,
                      edit_result *res) {
     edit_request rq = task_request(t);
-    edit_cost_table costs = {{0}};
+    stepcost_table costs;
+    stepcost_table_empty(&costs, "GPU-like (test_trained_spec)");
     for (size_t i = 0; i < sizeof STEP_COSTS / sizeof *STEP_COSTS; i++)
-        costs.cost[STEP_COSTS[i].rows] = STEP_COSTS[i].cost;
+        if (stepcost_table_set(&costs, STEP_COSTS[i].rows, STEP_COSTS[i].cost,
+                               NULL))
+            fail_msg("bad STEP_COSTS row %d", STEP_COSTS[i].rows);
     edit_opts o = edit_defaults();
     o.drafter = kind;
     o.max_draft = max_draft;

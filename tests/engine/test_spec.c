@@ -572,11 +572,12 @@ static void test_drafters_match_plain(void **state) {
              * costs twice one of 1) lets the cost rule reach 63-token
              * drafts within 130 tokens; the default H200 table wants
              * 99.7% acceptance before it pays for 64 rows. */
-            double overhead[KRN_MAX_ROWS + 1];
-            for (int r = 0; r <= KRN_MAX_ROWS; r++) overhead[r] = 64 + r;
+            stepcost_table overhead;
+            stepcost_table_empty(&overhead, "overhead");
+            for (int r = 1; r <= KRN_MAX_ROWS; r++) overhead.listed[r] = 64 + r;
             /* source: the prompt */
             drf_copy *c = drf_copy_create(ids, n,
-                                          &(drf_copy_opts){.step_cost = overhead},
+                                          &(drf_copy_opts){.step_costs = &overhead},
                                           &err);
             assert_non_null(c);
             eng_drafter d = drf_copy_drafter(c);
@@ -587,7 +588,8 @@ static void test_drafters_match_plain(void **state) {
             /* source: the plain output; min_match 1 and 2 */
             c = drf_copy_create(a.tokens, a.n_tokens,
                                 &(drf_copy_opts){.min_match = 1 + si,
-                                                 .step_cost = overhead}, &err);
+                                                 .step_costs = &overhead},
+                                &err);
             assert_non_null(c);
             d = drf_copy_drafter(c);
             assert_true(check_drafter(sa, sb, ids, n, p, &a, &d) >= 48);

@@ -477,12 +477,53 @@ static void test_replay(void **state) {
     assert_int_equal(count(out, "damage at line 4: truncation"), 1);
 }
 
+/* costTable (SB_COST_TABLE, --cost-table): the file's table replaces the
+ * default the edits size their drafts by (the chain model's reply is one
+ * token no drafter can guess, so this is checked on the config the worker
+ * hands to edit_run); a table that cannot be read is refused naming the
+ * line, and stops the server before it starts. */
+static void test_cost_table(void **state) {
+    (void)state;
+    fixture();
+    char path[160];
+    snprintf(path, sizeof path, "%s/costs.txt", g_dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# made-up costs\n1 1\n2 1000\n", f);
+    fclose(f);
+    lsp_config cfg;
+    lsp_config_defaults(&cfg);
+    stepcost_table def;
+    stepcost_table_default(&def);
+    assert_memory_equal(cfg.costs.listed, def.listed, sizeof def.listed);
+    sb_err err = {0};
+    assert_int_equal(lsp_config_set(&cfg, "costTable", path, &err), 0);
+    assert_string_equal(cfg.costs.source, path);
+    assert_true(stepcost_table_cost(&cfg.costs, 2) == 1000);
+    assert_int_equal(stepcost_table_max_rows(&cfg.costs), 2);
+
+    f = fopen(path, "w");
+    fputs("1 1\n2 -5\n", f);
+    fclose(f);
+    assert_int_equal(lsp_config_set(&cfg, "costTable", path, &err), -1);
+    assert_non_null(strstr(err.msg, "line 2"));
+    assert_true(stepcost_table_cost(&cfg.costs, 2) == 1000); /* kept */
+    lsp_config_free(&cfg);
+    const char *build = getenv("SB_BUILD");
+    char cmd[512], out[2048];
+    snprintf(cmd, sizeof cmd, "SB_COST_TABLE=%s %s/sb-lsp --stdio 2>&1 "
+             "</dev/null", path, build && *build ? build : "build");
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "line 2"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conversation),
         cmocka_unit_test(test_code_action_enclosing_node),
         cmocka_unit_test(test_cancel_busy_and_modified),
         cmocka_unit_test(test_replay),
+        cmocka_unit_test(test_cost_table),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cleanup();
