@@ -220,7 +220,14 @@ bench-smoke: $(BUILD)/sb
 	    --max-tokens 32 --reps 2 --json $(BUILD)/bench-smoke/bench.json \
 	    --plots none --results none
 
-.PHONY: bench bench-smoke
+# The drafter on real edits (issue 27): sb draftsim over bench/realedits/
+# (held-out and tuning parts) and bench/edits, every drafter, priced by the
+# built-in H200 step costs and by the engine issue's goal curve
+# (bench/realedits/run.sh). CPU only, no model runs; about a minute.
+bench-drafter: $(BUILD)/sb $(TOKREF)/tiny-vocab.gguf
+	BUILD=$(BUILD) bench/realedits/run.sh $(TOKREF)/tiny-vocab.gguf
+
+.PHONY: bench bench-smoke bench-drafter
 
 # CPU decode speed of the 0.5b-shape Q4_K_M model against this machine's
 # memory-read floor (bench/programs/cpu_decode.sh; THREADS=2 by default).
