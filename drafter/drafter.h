@@ -52,37 +52,33 @@ enum { DRF_MAX_SOURCE = 1 << 28 };
  * later drafts of this generation, until the output does not follow it
  * once.
  *
- * Made from text (drf_copy_create_text) in a language with a grammar, the
- * drafter also knows the source's syntax units — the largest node that
- * begins each line (statement, declaration, field, comment) — and
- *  (a) prefers, among occurrences that agree equally, one at or after the
- *      start of the unit it last copied from over one in units already
- *      copied; and after a change of 1..2 tokens inside a unit (a name, a
- *      literal, a type; not at the unit's head, where a new line is far
- *      likelier), resumes right after the tokens they replaced, in source
- *      order — unless a lookup finds a span in that same unit, or one
- *      that agrees with min_match tokens before the change as well (lines
- *      reordered: the new text goes on as that place does);
- *  (b) after the output leaves the source, guesses at the end of each new
- *      line that it comes back at the next unit: the unit it left, if it
- *      left before any of that unit's own text (a line inserted before
- *      it), else the one after (a line changed) — unless a lookup agrees
- *      further back than the new text;
- *  (c) counts the first token of a unit as its own kind in the running
- *      acceptance below, so drafts stop at a unit's end or run past it as
- *      the output has lately done.
- * On the edit tasks of tests/data/edits and bench/edits (sb draftsim
- * --drafter copy vs copy-plain) this drafts more tokens per step and
- * projects a higher speedup than plain token copying.
+ * The place where the output left the source (the departure) informs the
+ * rest, unless lookup_only:
+ *  - a span found in the source near the departure (from 8 tokens before
+ *    it to 256 after) is far likelier to be the output coming back after
+ *    its change than one found elsewhere, and its drafts are weighed by a
+ *    rate of their own (below);
+ *  - when no lookup matches while the output is away, the token it just
+ *    wrote, seen again within 24 source tokens of the departure, resumes
+ *    copying right after it (a name, a literal, a few tokens changed);
+ *  - failing that, the token's latest occurrence (history, else source) is
+ *    a guess of one token's evidence, which the length rule drafts only
+ *    where extra rows cost little.
+ * Measured on the real edits of bench/realedits (`make bench-drafter`,
+ * bench/RESULTS.md), these beat plain lookups (`sb draftsim --drafter
+ * copy-plain`, which is lookup_only) by a little at today's H200 step costs
+ * and by more under a flatter cost curve. Syntax (tree-sitter units:
+ * resynchronising at the next statement, resuming inside a unit, drafts
+ * that stop at unit boundaries) was measured there too and did not pay:
+ * the drafter does not parse.
  *
  * Draft length: per step, the d (0..max_draft) that maximises expected
  * tokens per unit of time, (1 + p1 + ... + pd) / cost(d + 1 rows), where
  * pk, the chance that the first k tokens hold, comes from running
  * acceptance rates per kind of draft token (drafter/length.h: the first
- * token of a span by how it was found — a lookup, a boundary guess, a
- * replacement guess —, a token of a span that has not settled since the
- * output came back from new text, one inside a unit, the first of a
- * unit). Tokens per second, not per step. */
+ * token of a span by how and where it was found, a token of a span that
+ * has not settled since the output came back from new text, one of a
+ * settled span). Tokens per second, not per step. */
 typedef struct drf_copy_opts {
     int32_t min_match; /* tokens a lookup needs, 1..3; 0: 2 */
     bool source_only;  /* never copy from the prompt or the output */
@@ -90,6 +86,10 @@ typedef struct drf_copy_opts {
      * edit's answer: the file, edited): the first draft copies the source
      * from its start, before any lookup. */
     bool starts_like_source;
+    /* Lookups only, one rate for every span they find, and the priors of
+     * 2026-12: plain token copying as it was before the departure rules,
+     * kept as the yardstick they are measured against (copy-plain). */
+    bool lookup_only;
     /* What a step costs by the rows it scores (stepcost.h); NULL:
      * stepcost_table_default. Borrowed for the create call only. */
     const stepcost_table *step_costs;
@@ -99,36 +99,10 @@ typedef struct drf_copy drf_copy;
 
 /* Indexes n_source ids of source (copied; the caller keeps its array).
  * n_source may be 0 (then only the history is copied from). opts may be
- * NULL for the defaults. No syntax: plain token copying. NULL with err
- * filled for bad options or sizes, or when out of memory. */
+ * NULL for the defaults. NULL with err filled for bad options or sizes, or
+ * when out of memory. */
 drf_copy *drf_copy_create(const int32_t *source, int32_t n_source,
                           const drf_copy_opts *opts, sb_err *err);
-
-/* A copy drafter over a file's text and its n_ids token ids `ids` (the
- * text encoded with m as ordinary text, special-token text not matched —
- * the way the edit prompt encodes a file; the edit job takes them from the
- * prompt's ids, so the file is tokenized once) and, when `language` names
- * a grammar (a name from drf_language_for_path, an LSP languageId, or a
- * grammar name), the text parsed for the syntax above. Unknown or NULL
- * language, a parse that fails or ids that do not spell the text back byte
- * for byte: plain token copying, never an error. m, text and ids are
- * borrowed for the call only.
- *
- *     const char *lang = drf_language_for_path("src/main.c");   // "c"
- *     int64_t n = eng_tokenize_ex(m, text, len, ids, cap, 0);
- *     drf_copy *c = drf_copy_create_text(m, text, len, ids, (int32_t)n,
- *                                        lang, NULL, &err);
- *     eng_drafter d = drf_copy_drafter(c);
- *
- * NULL with err filled for bad arguments or options, or no memory. */
-drf_copy *drf_copy_create_text(const eng_model *m, const char *text,
-                               int64_t len, const int32_t *ids, int32_t n_ids,
-                               const char *language,
-                               const drf_copy_opts *opts, sb_err *err);
-
-/* The grammar the drafter parsed its source with ("c", "python", ...;
- * static), or NULL when it copies plain tokens. */
-const char *drf_copy_language(const drf_copy *c);
 
 void drf_copy_destroy(drf_copy *c);
 
@@ -140,8 +114,9 @@ eng_drafter drf_copy_drafter(drf_copy *c);
 
 /* ==== Languages (drafter/syntax.c) ========================================= */
 
-/* Grammars: c, cpp, python, javascript, typescript, tsx, rust, go, java,
- * json, bash, lua, yaml, markdown. */
+/* Grammars, for the edit's fence tag and the language server's code
+ * actions (drf_enclosing_region): c, cpp, python, javascript, typescript,
+ * tsx, rust, go, java, json, bash, lua, yaml, markdown. */
 
 /* The grammar for a file path, by its extension (case-insensitive: .c .h,
  * .cc .cpp .hpp ..., .py, .js .jsx, .ts, .tsx, .rs, .go, .java, .json,
@@ -161,8 +136,9 @@ const char *drf_language_for_id(const char *language_id);
  * and after it on its last) — a function, a class, a block, a multi-line
  * statement — widened to those whole lines: *start at its first line's
  * start, *end past its last line's "\n" (or at len). Returns true with
- * that; false, with the whole text [0, len), when `language` (as
- * drf_copy_create_text takes it) has no grammar, the text does not parse,
+ * that; false, with the whole text [0, len), when `language` (a name from
+ * drf_language_for_path, an LSP languageId or a grammar name) has no
+ * grammar, the text does not parse,
  * is over the parse limit, or no node qualifies. from and to are clamped
  * to 0..len and put in order. text is borrowed for the call.
  *

@@ -9,9 +9,9 @@
  * (1 + sum p) / t[d + 1] — tokens per second, not tokens per step.
  *
  * p comes from running acceptance rates, one per kind of draft token (the
- * first of a span, by how it was found; one of a span not settled yet;
- * one inside a syntax unit; one that starts a new unit): a draft is as
- * likely to hold as drafts like it held lately.
+ * first of a span, by how and where it was found; one of a span not
+ * settled yet; one of a settled span): a draft is as likely to hold as
+ * drafts like it held lately.
  */
 #ifndef SB_DRAFTER_LENGTH_H
 #define SB_DRAFTER_LENGTH_H
@@ -47,16 +47,21 @@ int32_t drf__cost_best_len(const drf__cost *c, const double *p, int32_t max_d);
 /* ==== running acceptance =================================================== */
 
 typedef enum drf__kind {
-    DRF__KIND_FRESH,    /* first token of a span a lookup just found */
-    DRF__KIND_INSIDE,   /* a token that continues a span within a unit */
-    DRF__KIND_BOUNDARY, /* a token that starts a new syntax unit */
-    DRF__KIND_YOUNG,    /* a token of a span that has not settled yet (held
-                           a few tokens) since the output came back from
-                           text of its own */
-    DRF__KIND_RESYNC,   /* first token of a span guessed at the unit after
-                           new lines */
-    DRF__KIND_REPLACE,  /* first token of a span guessed right after a
-                           change of a token or two inside a line */
+    DRF__KIND_FRESH,      /* first token of a span a lookup found in the
+                             source, away from the departure (lookup_only:
+                             found anywhere) */
+    DRF__KIND_INSIDE,     /* a token that continues a settled span */
+    DRF__KIND_YOUNG,      /* a token of a span that has not settled yet (held
+                             a few tokens) since the output came back from
+                             text of its own */
+    DRF__KIND_NEAR,       /* first token of a span a lookup found in the
+                             source near where the output left it */
+    DRF__KIND_HISTORY,    /* first token of a span a lookup found in the
+                             prompt or the output */
+    DRF__KIND_RESUME,     /* first token of a span resumed after one token
+                             seen again just past the departure */
+    DRF__KIND_ONE,        /* first token of a span found by one token alone */
+    DRF__KIND_YOUNG_NEAR, /* YOUNG, in a span found near the departure */
     DRF__N_KINDS
 } drf__kind;
 
@@ -66,8 +71,9 @@ typedef struct drf__accept {
     double hit[DRF__N_KINDS], seen[DRF__N_KINDS];
 } drf__accept;
 
-/* Starts every rate at its prior. */
-void drf__accept_init(drf__accept *a);
+/* Starts every rate at its prior: lookup_only, the 2026-12 baseline's
+ * (drf_copy_opts.lookup_only). */
+void drf__accept_init(drf__accept *a, bool lookup_only);
 /* One checked draft token of kind k: held or not. */
 void drf__accept_observe(drf__accept *a, drf__kind k, bool held);
 /* P(a token of kind k holds | the tokens before it held), in (0, 1). */

@@ -1,6 +1,7 @@
 /*
- * syntax.c — languages, parsing and units (drafter/syntax.h says what a
- * unit is): tree-sitter's runtime and the grammars of grammars/.
+ * syntax.c — languages and the enclosing syntax node (drafter.h):
+ * tree-sitter's runtime and the grammars of grammars/. The copy drafter
+ * itself does not parse (drafter.h says why).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,10 @@
 
 #include <tree_sitter/api.h>
 
-#include "syntax.h"
+#include "drafter.h"
+
+/* Longest text parsed, in bytes: past it, no region. */
+enum { SYNTAX__MAX_PARSE = 1 << 26 };
 
 /* ==== languages ============================================================ */
 
@@ -88,57 +92,7 @@ const char *drf_language_for_path(const char *path) {
     return NULL;
 }
 
-/* ==== units ================================================================ */
-
-struct drf__syntax {
-    const char *language;  /* static */
-    int32_t n;             /* tokens */
-    uint8_t *boundary;     /* n flags; owned */
-    int32_t *next;         /* n + 1: first boundary at or after i; owned */
-    int32_t *unit;         /* n: innermost unit's boundary token, or -1;
-                              owned */
-    int32_t *head;         /* n: for a boundary token, the token holding its
-                              unit's first byte; owned */
-};
-
-void drf__syntax_free(drf__syntax *s) {
-    if (!s) return;
-    free(s->boundary);
-    free(s->next);
-    free(s->unit);
-    free(s->head);
-    free(s);
-}
-
-const char *drf__syntax_language(const drf__syntax *s) { return s->language; }
-
-bool drf__syntax_is_boundary(const drf__syntax *s, int32_t i) {
-    return s->boundary[i] != 0;
-}
-
-int32_t drf__syntax_next_boundary(const drf__syntax *s, int32_t i) {
-    return s->next[i];
-}
-
-int32_t drf__syntax_unit_of(const drf__syntax *s, int32_t i) {
-    return s->unit[i];
-}
-
-bool drf__syntax_at_unit_head(const drf__syntax *s, int32_t i) {
-    int32_t u = s->unit[i];
-    return u >= 0 && i <= s->head[u];
-}
-
-/* The first token whose offset is >= byte (n when none). */
-static int32_t syntax__token_at(const int64_t *off, int32_t n, int64_t byte) {
-    int32_t lo = 0, hi = n;
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (off[mid] < byte) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
+/* ==== the enclosing region (drafter.h) ===================================== */
 
 /* The start of the line holding byte b when only blanks precede b on it,
  * else -1. */
@@ -146,106 +100,6 @@ static int64_t syntax__line_start(const char *text, int64_t b) {
     while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) b--;
     return b == 0 || text[b - 1] == '\n' ? b : -1;
 }
-
-typedef struct syntax__walk {
-    drf__syntax *s;
-    const char *text;
-    const int64_t *off;
-    int64_t error_bytes;   /* bytes inside ERROR nodes */
-    int32_t units;
-} syntax__walk;
-
-/* Visits one node in preorder: ancestors come first, so the first named
- * node seen at a line's start is the largest one there, and an inner
- * unit's fill overwrites its outer unit's. Returns whether to descend. */
-static bool syntax__visit(syntax__walk *w, TSNode node) {
-    uint32_t b = ts_node_start_byte(node), e = ts_node_end_byte(node);
-    if (!strcmp(ts_node_type(node), "ERROR")) {
-        w->error_bytes += e - b;
-        return false; /* no units from a part the grammar could not read */
-    }
-    if (!ts_node_is_named(node) || e <= b) return true;
-    int64_t ls = syntax__line_start(w->text, b);
-    if (ls < 0) return true;
-    drf__syntax *s = w->s;
-    int32_t t = syntax__token_at(w->off, s->n, ls);
-    /* A token that straddles the line start gives no clean place to copy
-     * from; a boundary already there belongs to a larger node. */
-    if (t >= s->n || w->off[t] != ls || s->boundary[t]) return true;
-    s->boundary[t] = 1;
-    /* the token holding byte b: the last one starting at or before it */
-    int32_t h = syntax__token_at(w->off, s->n, b);
-    s->head[t] = h < s->n && w->off[h] == b ? h : h - 1;
-    w->units++;
-    int32_t end = syntax__token_at(w->off, s->n, e);
-    for (int32_t i = t; i < end; i++) s->unit[i] = t;
-    return true;
-}
-
-/* Preorder over every node below the root (the root spans the file: it is
- * never a unit). */
-static void syntax__walk_tree(syntax__walk *w, TSNode root) {
-    TSTreeCursor cur = ts_tree_cursor_new(root);
-    if (ts_tree_cursor_goto_first_child(&cur)) {
-        for (;;) {
-            bool down = syntax__visit(w, ts_tree_cursor_current_node(&cur));
-            if (down && ts_tree_cursor_goto_first_child(&cur)) continue;
-            while (!ts_tree_cursor_goto_next_sibling(&cur))
-                if (!ts_tree_cursor_goto_parent(&cur)) goto done;
-        }
-    }
-done:
-    ts_tree_cursor_delete(&cur);
-}
-
-/* Units of the parsed tree; false when the text is mostly not the
- * language (more than half its bytes in ERROR nodes) or has no unit. */
-static bool syntax__units(drf__syntax *s, TSTree *tree, const char *text,
-                          int64_t len, const int64_t *off) {
-    TSNode root = ts_tree_root_node(tree);
-    if (ts_node_is_null(root) || !strcmp(ts_node_type(root), "ERROR"))
-        return false;
-    syntax__walk w = {.s = s, .text = text, .off = off};
-    syntax__walk_tree(&w, root);
-    if (w.units == 0 || 2 * w.error_bytes > len) return false;
-    s->next[s->n] = s->n;
-    for (int32_t i = s->n - 1; i >= 0; i--)
-        s->next[i] = s->boundary[i] ? i : s->next[i + 1];
-    return true;
-}
-
-drf__syntax *drf__syntax_build(const char *language, const char *text,
-                               int64_t len, const int64_t *off, int32_t n) {
-    const syntax__lang *l = syntax__find(language);
-    if (!l || len <= 0 || len > DRF__MAX_PARSE || n <= 0 || off[n] != len)
-        return NULL;
-    drf__syntax *s = calloc(1, sizeof *s);
-    TSParser *p = ts_parser_new();
-    TSTree *tree = NULL;
-    if (!s || !p) goto fail;
-    s->language = l->name;
-    s->n = n;
-    s->boundary = calloc((size_t)n, 1);
-    s->next = malloc(((size_t)n + 1) * sizeof *s->next);
-    s->unit = malloc((size_t)n * sizeof *s->unit);
-    s->head = malloc((size_t)n * sizeof *s->head);
-    if (!s->boundary || !s->next || !s->unit || !s->head) goto fail;
-    memset(s->unit, 0xff, (size_t)n * sizeof *s->unit); /* every unit -1 */
-    /* A grammar of an ABI the runtime refuses is a fallback too. */
-    if (!ts_parser_set_language(p, l->grammar())) goto fail;
-    tree = ts_parser_parse_string(p, NULL, text, (uint32_t)len);
-    if (!tree || !syntax__units(s, tree, text, len, off)) goto fail;
-    ts_tree_delete(tree);
-    ts_parser_delete(p);
-    return s;
-fail:
-    if (tree) ts_tree_delete(tree);
-    if (p) ts_parser_delete(p);
-    drf__syntax_free(s);
-    return NULL;
-}
-
-/* ==== the enclosing region (drafter.h) ===================================== */
 
 /* Only blanks between the start of b's line and b. */
 static bool syntax__starts_line(const char *text, int64_t b) {
@@ -286,7 +140,7 @@ bool drf_enclosing_region(const char *text, int64_t len, const char *language,
     *start = 0;
     *end = len > 0 ? len : 0;
     const syntax__lang *l = syntax__find(language);
-    if (!l || !text || len <= 0 || len > DRF__MAX_PARSE) return false;
+    if (!l || !text || len <= 0 || len > SYNTAX__MAX_PARSE) return false;
     from = from < 0 ? 0 : from > len ? len : from;
     to = to < 0 ? 0 : to > len ? len : to;
     if (to < from) {

@@ -176,7 +176,7 @@ static int run__generate(eng_session *s, const edit__job *job,
                          const edit_opts *o, edit__run *run, edit_result *res,
                          sb_err *err) {
     edit__drafter drafter;
-    if (edit__drafter_make(o->drafter, eng_session_model(s), job, o->costs,
+    if (edit__drafter_make(o->drafter, job, o->costs,
                            &drafter, err))
         return -1;
     eng_drafter wrapped = {.ctx = run, .begin = run__begin,

@@ -54,7 +54,7 @@ typedef struct edit_request {
 
 /* ==== Languages (edit/language.c) ========================================= */
 
-/* The fence tag for an edit (also the drafter's grammar name): `language`
+/* The fence tag for an edit (also a grammar name, drafter.h): `language`
  * when given, an LSP languageId or a fence tag ("c", "python",
  * "typescriptreact" -> "tsx", "shellscript" -> "bash"; an unknown id is
  * passed through as it is, and the prompt leaves out a tag it cannot show
@@ -151,12 +151,13 @@ int edit_answer_text(const char *file, int64_t file_len, int64_t fence_len,
 
 typedef enum edit_drafter_kind {
     EDIT_DRAFTER_COPY = 0,    /* copy spans of the file and the output,
-                                 guided by the file's syntax where a
-                                 grammar knows its language */
+                                 guided by where the output left the file
+                                 (drafter.h) */
     EDIT_DRAFTER_NGRAM,       /* the plain prompt-lookup baseline */
     EDIT_DRAFTER_NONE,        /* no speculation: one token per step */
-    EDIT_DRAFTER_COPY_PLAIN,  /* the copy drafter without syntax: plain
-                                 token copying (for comparison) */
+    EDIT_DRAFTER_COPY_PLAIN,  /* plain token copying, lookups only
+                                 (drf_copy_opts.lookup_only): the
+                                 yardstick for comparison */
 } edit_drafter_kind;
 
 /* Parses "copy", "ngram", "none", "copy-plain". */

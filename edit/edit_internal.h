@@ -51,13 +51,12 @@ typedef struct edit__drafter {
     eng_drafter table;
 } edit__drafter;
 
-/* Makes the drafter `kind` for job: the copy drafter indexes the file
- * (its tokens and, where a grammar knows its language, its syntax), the
- * n-gram baseline the prompt's tokens. step_costs: the copy drafter's
+/* Makes the drafter `kind` for job: the copy drafter indexes the file's
+ * tokens (copy-plain: lookup_only), the n-gram baseline the prompt's. step_costs: the copy drafter's
  * step-cost table (drf_copy_opts), NULL for the default. */
-int edit__drafter_make(edit_drafter_kind kind, const eng_model *m,
-                       const edit__job *job, const stepcost_table *step_costs,
-                       edit__drafter *d, sb_err *err);
+int edit__drafter_make(edit_drafter_kind kind, const edit__job *job,
+                       const stepcost_table *step_costs, edit__drafter *d,
+                       sb_err *err);
 void edit__drafter_free(edit__drafter *d);
 
 /* The last part of edit_run, after generation: the raw reply from

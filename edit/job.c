@@ -78,9 +78,9 @@ void edit__job_free(edit__job *job) {
     memset(job, 0, sizeof *job);
 }
 
-int edit__drafter_make(edit_drafter_kind kind, const eng_model *m,
-                       const edit__job *job, const stepcost_table *step_costs,
-                       edit__drafter *d, sb_err *err) {
+int edit__drafter_make(edit_drafter_kind kind, const edit__job *job,
+                       const stepcost_table *step_costs, edit__drafter *d,
+                       sb_err *err) {
     memset(d, 0, sizeof *d);
     /* The answer is the file, edited: it starts where the file starts. */
     drf_copy_opts copy_opts = {.step_costs = step_costs,
@@ -94,16 +94,8 @@ int edit__drafter_make(edit_drafter_kind kind, const eng_model *m,
         d->table = drf_ngram_drafter(d->ngram);
         return 0;
     case EDIT_DRAFTER_COPY:
-        /* Syntax-aware where a grammar knows the language; the drafter
-         * itself falls back to plain token copying when none does or the
-         * parse fails. */
-        d->copy = drf_copy_create_text(m, job->rq.file, job->rq.file_len,
-                                       job->file_ids, job->n_file,
-                                       job->language, &copy_opts, err);
-        if (!d->copy) return -1;
-        d->table = drf_copy_drafter(d->copy);
-        return 0;
     case EDIT_DRAFTER_COPY_PLAIN:
+        copy_opts.lookup_only = kind == EDIT_DRAFTER_COPY_PLAIN;
         d->copy = drf_copy_create(job->file_ids, job->n_file, &copy_opts, err);
         if (!d->copy) return -1;
         d->table = drf_copy_drafter(d->copy);

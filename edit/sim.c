@@ -139,7 +139,7 @@ int edit_simulate(const eng_model *m, const edit_request *req,
     int rc = -1;
     if (edit_reply_ids(m, req->file, req->file_len, expected, expected_len,
                        &reply, &n_reply, err) ||
-        edit__drafter_make(o ? o->drafter : EDIT_DRAFTER_COPY, m, &job, costs,
+        edit__drafter_make(o ? o->drafter : EDIT_DRAFTER_COPY, &job, costs,
                            &d, err))
         goto done;
     eng_gen_params p = eng_gen_defaults();

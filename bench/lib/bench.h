@@ -47,7 +47,7 @@
 typedef struct bench_task {
     char *name;               /* the folder's name, e.g. "07-js-fix-bug" */
     char *input_path;         /* DIR/NAME/input.EXT (its extension picks the
-                                 fence tag and the drafter's grammar) */
+                                 fence tag) */
     char *input;              /* the file the user pastes */
     int64_t input_len;
     char *expected;           /* the correct edit (new-code: a reference) */

@@ -14,20 +14,29 @@
 
 enum { A = 50, B = 51, MAXD = ENG_MAX_DRAFT };
 
-/* A copy drafter over src with a flat step cost: every draft token is
- * free, so a proposal shows all the drafter would copy, whatever the
- * length rule (test_length.c tests that) would cut it to. */
-static drf_copy *make(const int32_t *src, int32_t n, bool source_only) {
-    sb_err err = {0};
-    stepcost_table flat;
+/* A flat step cost: every draft token is free, so a proposal shows all
+ * the drafter would copy, whatever the length rule (test_length.c tests
+ * that) would cut it to. */
+static const stepcost_table *flat_costs(void) {
+    static stepcost_table flat;
     stepcost_table_empty(&flat, "flat");
     for (int r = 1; r <= KRN_MAX_ROWS; r++) flat.listed[r] = 1;
-    drf_copy *c = drf_copy_create(src, n,
-                                  &(drf_copy_opts){.source_only = source_only,
-                                                   .step_costs = &flat},
-                                  &err);
+    return &flat;
+}
+
+static drf_copy *make_with(const int32_t *src, int32_t n, drf_copy_opts o) {
+    sb_err err = {0};
+    if (!o.step_costs) o.step_costs = flat_costs();
+    drf_copy *c = drf_copy_create(src, n, &o, &err);
     if (!c) fail_msg("drf_copy_create: %s", err.msg);
     return c;
+}
+
+/* The lookup tests: lookups only (the departure rules add guesses where a
+ * lookup finds nothing; their own tests are below). */
+static drf_copy *make(const int32_t *src, int32_t n, bool source_only) {
+    return make_with(src, n, (drf_copy_opts){.source_only = source_only,
+                                             .lookup_only = true});
 }
 
 /* A span of the source is found from the output's last tokens, and drafts
@@ -201,6 +210,172 @@ static void test_bad_options(void **state) {
     drf_copy_destroy(NULL);
 }
 
+/* ==== departures =========================================================== */
+
+/* src[i] = 1000 + i: every token once. */
+static void distinct(int32_t *src, int32_t n) {
+    for (int32_t i = 0; i < n; i++) src[i] = 1000 + i;
+}
+
+/* The output follows src[0..k), writes `other` instead of src[k], then
+ * src[k + 1] (a token replaced): the token after it is drafted at once, by
+ * a resume just past the departure; lookups alone find nothing (the two
+ * last tokens never occur together in the source). */
+static void test_resume_after_replaced_token(void **state) {
+    (void)state;
+    int32_t src[200], prompt[1] = {7}, draft[MAXD];
+    distinct(src, 200);
+    for (int lookup_only = 0; lookup_only < 2; lookup_only++) {
+        drf_copy *c = make_with(src, 200, (drf_copy_opts){
+                                              .source_only = true,
+                                              .starts_like_source = true,
+                                              .lookup_only = lookup_only});
+        drafter_run r;
+        drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+        drafter_run_commit(&r, src, 50);
+        drafter_run_commit(&r, (int32_t[]){99}, 1); /* instead of src[50] */
+        drafter_run_commit(&r, src + 51, 1);
+        int32_t d = drafter_run_propose(&r, MAXD, draft);
+        if (lookup_only) {
+            assert_int_equal(d, 0);
+        } else {
+            assert_true(d >= 1);
+            assert_memory_equal(draft, src + 52, (size_t)d * sizeof *draft);
+        }
+        drf_copy_destroy(c);
+    }
+}
+
+/* No resume beyond the departure's neighbourhood: a token seen again far
+ * after it is not taken for the output coming back. */
+static void test_no_resume_far_away(void **state) {
+    (void)state;
+    int32_t src[200], prompt[1] = {7}, draft[MAXD];
+    distinct(src, 200);
+    drf_copy *c = make_with(src, 200, (drf_copy_opts){.source_only = true,
+                                                      .starts_like_source = true});
+    drafter_run r;
+    drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+    drafter_run_commit(&r, src, 50);
+    drafter_run_commit(&r, (int32_t[]){99, src[150]}, 2);
+    int32_t d = drafter_run_propose(&r, MAXD, draft);
+    /* one token's evidence anywhere is still a guess: its latest place */
+    assert_true(d >= 1);
+    assert_int_equal(draft[0], src[151]);
+    drf_copy_destroy(c);
+}
+
+/* With nothing to look up, the token just written is looked for alone:
+ * its latest occurrence in the history, then the source; lookups alone
+ * draft nothing. */
+static void test_one_token_guess(void **state) {
+    (void)state;
+    int32_t prompt[1] = {7}, draft[MAXD];
+    for (int lookup_only = 0; lookup_only < 2; lookup_only++) {
+        drf_copy *c = make_with(NULL, 0, (drf_copy_opts){.lookup_only =
+                                                             lookup_only});
+        drafter_run r;
+        drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+        drafter_run_commit(&r, (int32_t[]){1, 2, 3, 4, 5, 9, 3}, 7);
+        int32_t d = drafter_run_propose(&r, MAXD, draft);
+        if (lookup_only) {
+            assert_int_equal(d, 0);
+        } else {
+            assert_true(d >= 2);
+            assert_int_equal(draft[0], 4);
+            assert_int_equal(draft[1], 5);
+        }
+        drf_copy_destroy(c);
+    }
+}
+
+/* A span the output comes back to near where it left the source is
+ * trusted further than the same span found far from it: under a step cost
+ * that grows with the rows, its first draft is longer. */
+static void test_near_spans_draft_longer(void **state) {
+    (void)state;
+    stepcost_table linear;
+    stepcost_table_empty(&linear, "linear");
+    for (int r = 1; r <= KRN_MAX_ROWS; r++) linear.listed[r] = 10 + r;
+    int32_t len[2];
+    for (int far = 0; far < 2; far++) {
+        int32_t src[1000], prompt[1] = {7}, draft[MAXD];
+        distinct(src, 1000);
+        /* A B, the output's way back, at 60 (near its departure at 50) or
+         * at 600 (far) */
+        const int32_t at = far ? 600 : 60;
+        src[at] = A;
+        src[at + 1] = B;
+        drf_copy *c = make_with(src, 1000, (drf_copy_opts){
+                                               .source_only = true,
+                                               .starts_like_source = true,
+                                               .step_costs = &linear});
+        drafter_run r;
+        drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+        drafter_run_commit(&r, src, 50);
+        drafter_run_commit(&r, (int32_t[]){99, 98, A, B}, 4);
+        len[far] = drafter_run_propose(&r, MAXD, draft);
+        assert_true(len[far] >= 1);
+        assert_int_equal(draft[0], src[at + 2]);
+        drf_copy_destroy(c);
+    }
+    assert_true(len[0] > len[1]);
+}
+
+/* ==== edits replayed ======================================================= */
+
+enum { X = 60, Y = 61 };
+
+/* A rename: once the output has written Y for X and come back (a span
+ * found after it held its first token), the next X of the source is
+ * drafted as Y; in both modes. */
+static void test_substitution_replays_rename(void **state) {
+    (void)state;
+    const int32_t src[] = {10, 11, 12, X, 13, 14, 15, 16, X, 17, 18, 19};
+    const int32_t out[] = {10, 11, 12, Y, 13, 14, 15, 16, Y, 17, 18, 19};
+    int32_t prompt[1] = {7}, draft[MAXD];
+    for (int lookup_only = 0; lookup_only < 2; lookup_only++) {
+        drf_copy *c = make_with(src, 12, (drf_copy_opts){
+                                             .source_only = true,
+                                             .starts_like_source = true,
+                                             .lookup_only = lookup_only});
+        drafter_run r;
+        drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+        drafter_run_commit(&r, out, 6); /* 10 11 12 Y 13 14 */
+        assert_true(drafter_run_propose(&r, MAXD, draft) >= 1);
+        assert_int_equal(draft[0], 15); /* back in the source */
+        drafter_run_commit(&r, out + 6, 1);
+        int32_t d = drafter_run_propose(&r, MAXD, draft);
+        assert_true(d >= 4);
+        assert_memory_equal(draft, out + 7, 4 * sizeof *draft); /* 16 Y 17 18 */
+        drf_copy_destroy(c);
+    }
+}
+
+/* A replacement the output does not repeat is dropped: drafts copy the
+ * source again. */
+static void test_substitution_dropped_when_not_followed(void **state) {
+    (void)state;
+    const int32_t src[] = {10, X, 11, 12, 13, X, 14, 15, 16, X, 17, 18};
+    const int32_t out[] = {10, Y, 11, 12, 13, X, 14, 15, 16, X, 17, 18};
+    int32_t prompt[1] = {7}, draft[MAXD];
+    drf_copy *c = make_with(src, 12, (drf_copy_opts){.source_only = true,
+                                                     .starts_like_source = true});
+    drafter_run r;
+    drafter_run_start(&r, drf_copy_drafter(c), prompt, 1);
+    drafter_run_commit(&r, out, 3);                  /* 10 Y 11 */
+    assert_true(drafter_run_propose(&r, MAXD, draft) >= 1);
+    assert_int_equal(draft[0], 12);                  /* resumed after 11 */
+    drafter_run_commit(&r, out + 3, 1);              /* 12: back */
+    assert_true(drafter_run_propose(&r, MAXD, draft) >= 2);
+    assert_int_equal(draft[0], 13);
+    assert_int_equal(draft[1], Y);                   /* replayed */
+    drafter_run_commit(&r, out + 4, 2);              /* 13 X: not followed */
+    assert_true(drafter_run_propose(&r, MAXD, draft) >= 4);
+    assert_memory_equal(draft, out + 6, 4 * sizeof *draft); /* 14 15 16 X */
+    drf_copy_destroy(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_finds_continuation),
@@ -211,6 +386,12 @@ int main(void) {
         cmocka_unit_test(test_length_grows_while_span_holds),
         cmocka_unit_test(test_begin_resets),
         cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_resume_after_replaced_token),
+        cmocka_unit_test(test_no_resume_far_away),
+        cmocka_unit_test(test_one_token_guess),
+        cmocka_unit_test(test_near_spans_draft_longer),
+        cmocka_unit_test(test_substitution_replays_rename),
+        cmocka_unit_test(test_substitution_dropped_when_not_followed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -103,28 +103,43 @@ static void test_custom_table(void **state) {
     assert_int_equal(drf__cost_init(&c, &t, &err), -1);
 }
 
-/* Rates follow what is observed; a unit boundary with a low rate makes a
- * draft stop at the boundary instead of running past it. */
-static void test_acceptance_and_boundaries(void **state) {
+/* Rates follow what is observed; a token of a kind that lately failed
+ * makes a draft stop before it instead of running past it. */
+static void test_acceptance_cuts_drafts(void **state) {
     (void)state;
     drf__accept a;
-    drf__accept_init(&a);
+    drf__accept_init(&a, false);
     double before = drf__accept_rate(&a, DRF__KIND_INSIDE);
     for (int i = 0; i < 200; i++) drf__accept_observe(&a, DRF__KIND_INSIDE, true);
     assert_true(drf__accept_rate(&a, DRF__KIND_INSIDE) > before);
-    assert_true(drf__accept_rate(&a, DRF__KIND_INSIDE) > 0.85);
+    assert_true(drf__accept_rate(&a, DRF__KIND_INSIDE) > 0.99);
     for (int i = 0; i < 200; i++)
-        drf__accept_observe(&a, DRF__KIND_BOUNDARY, false);
-    assert_true(drf__accept_rate(&a, DRF__KIND_BOUNDARY) < 0.2);
+        drf__accept_observe(&a, DRF__KIND_YOUNG, false);
+    assert_true(drf__accept_rate(&a, DRF__KIND_YOUNG) < 0.2);
     drf__cost c;
     drf__cost_init(&c, NULL, NULL);
     uint8_t kind[ENG_MAX_DRAFT];
     memset(kind, DRF__KIND_INSIDE, sizeof kind);
     int32_t free_run = drf__draft_len(&c, &a, kind, ENG_MAX_DRAFT);
-    kind[10] = DRF__KIND_BOUNDARY; /* a unit starts at draft token 10 */
+    kind[10] = DRF__KIND_YOUNG; /* a token that lately always failed */
     int32_t cut = drf__draft_len(&c, &a, kind, ENG_MAX_DRAFT);
     assert_true(free_run > 10);
     assert_int_equal(cut, 10);
+}
+
+/* Every kind starts at a rate strictly inside (0, 1); the baseline's
+ * priors (lookup_only) are its own. */
+static void test_priors(void **state) {
+    (void)state;
+    drf__accept a, plain;
+    drf__accept_init(&a, false);
+    drf__accept_init(&plain, true);
+    for (int k = 0; k < DRF__N_KINDS; k++) {
+        double r = drf__accept_rate(&a, (drf__kind)k);
+        assert_true(r > 0 && r < 1);
+    }
+    assert_true(drf__accept_rate(&plain, DRF__KIND_INSIDE) <
+                drf__accept_rate(&a, DRF__KIND_INSIDE));
 }
 
 int main(void) {
@@ -133,7 +148,8 @@ int main(void) {
         cmocka_unit_test(test_monotone_in_acceptance),
         cmocka_unit_test(test_respects_bucket_jumps),
         cmocka_unit_test(test_custom_table),
-        cmocka_unit_test(test_acceptance_and_boundaries),
+        cmocka_unit_test(test_acceptance_cuts_drafts),
+        cmocka_unit_test(test_priors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,6 @@
-/* Tests of drafter/syntax.c: languages by extension and languageId, units
- * mapped onto tokens (including tokens that straddle a line start), the
- * fallbacks: unknown language, text that is not the language; and the
- * enclosing region of a cursor or a range (drf_enclosing_region). */
+/* Tests of drafter/syntax.c: languages by extension and languageId, every
+ * grammar loading, and the enclosing region of a cursor or a range
+ * (drf_enclosing_region) with its fallbacks. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,7 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "../../drafter/syntax.h"
+#include "../../drafter/drafter.h"
 
 static void test_language_for_path(void **state) {
     (void)state;
@@ -49,108 +48,33 @@ static void test_language_for_id(void **state) {
     assert_null(drf_language_for_id(NULL));
 }
 
-/* Offsets of tokens cut at the given byte positions (cuts ascending, the
- * last equal to len). */
-static int32_t cut(const int64_t *cuts, int32_t n, int64_t *off) {
-    off[0] = 0;
-    for (int32_t i = 0; i < n; i++) off[i + 1] = cuts[i];
-    return n;
-}
-
-/* Python: each statement line is a unit whose boundary is the token that
- * starts its line (the indentation); the body's statements are units
- * inside the function's. */
-static void test_units_python(void **state) {
-    (void)state;
-    /*                  0         1          2          3
-     *                  0123456789 0123456789 0123456789 012345 */
-    const char *text = "def f(a):\n    b = a\n    return b\nx = 1\n";
-    const int64_t len = (int64_t)strlen(text);
-    /* tokens: "def", " f(a):\n", "    ", "b = a\n", "    ", "return b\n",
-     *         "x = 1\n" */
-    const int64_t cuts[] = {3, 10, 14, 20, 24, 33, len};
-    int64_t off[8];
-    int32_t n = cut(cuts, 7, off);
-    drf__syntax *s = drf__syntax_build("python", text, len, off, n);
-    assert_non_null(s);
-    assert_string_equal(drf__syntax_language(s), "python");
-    const bool want[7] = {1, 0, 1, 0, 1, 0, 1};
-    for (int32_t i = 0; i < n; i++)
-        assert_int_equal(drf__syntax_is_boundary(s, i), want[i]);
-    assert_int_equal(drf__syntax_next_boundary(s, 1), 2);
-    assert_int_equal(drf__syntax_next_boundary(s, 5), 6);
-    assert_int_equal(drf__syntax_next_boundary(s, 7), 7);
-    assert_int_equal(drf__syntax_unit_of(s, 1), 0); /* the def's line */
-    assert_int_equal(drf__syntax_unit_of(s, 3), 2); /* b = a, inside f */
-    assert_int_equal(drf__syntax_unit_of(s, 5), 4);
-    assert_int_equal(drf__syntax_unit_of(s, 6), 6);
-    drf__syntax_free(s);
-}
-
-/* A token that straddles a line start (here "\n    return") gives that
- * line no boundary; the other lines keep theirs. */
-static void test_straddling_token(void **state) {
-    (void)state;
-    const char *text = "int f(void) {\n    g();\n    return 0;\n}\n";
-    const int64_t len = (int64_t)strlen(text);
-    /* "int f(void) {", "\n", "    g();", "\n    return 0;", "\n}\n" */
-    const int64_t cuts[] = {13, 14, 22, 36, len};
-    int64_t off[6];
-    int32_t n = cut(cuts, 5, off);
-    drf__syntax *s = drf__syntax_build("c", text, len, off, n);
-    assert_non_null(s);
-    assert_true(drf__syntax_is_boundary(s, 0));
-    assert_false(drf__syntax_is_boundary(s, 1));
-    assert_true(drf__syntax_is_boundary(s, 2));
-    assert_false(drf__syntax_is_boundary(s, 3));
-    assert_false(drf__syntax_is_boundary(s, 4));
-    drf__syntax_free(s);
-}
-
-/* Unknown language, empty text, or text that is mostly not the language:
- * no syntax (the drafter then copies plain tokens). */
-static void test_fallbacks(void **state) {
-    (void)state;
-    const char *py = "x = 1\n";
-    int64_t off[2] = {0, 6};
-    assert_null(drf__syntax_build("cobol", py, 6, off, 1));
-    assert_null(drf__syntax_build(NULL, py, 6, off, 1));
-    assert_null(drf__syntax_build("python", py, 0, off, 0));
-    off[1] = 5; /* offsets that do not cover the text */
-    assert_null(drf__syntax_build("python", py, 6, off, 1));
-    const char *junk = "}}}} ))) ]] {{ @@@ ### $$$ \x01\x02 ;;;; ((((\n"
-                       "))}} %% ^^ ~~ :: ,, ..\n";
-    int64_t jl = (int64_t)strlen(junk), joff[2] = {0, jl};
-    assert_null(drf__syntax_build("c", junk, jl, joff, 1));
-    assert_null(drf__syntax_build("json", junk, jl, joff, 1));
-}
-
-/* Every grammar loads in this runtime (ABI) and finds units. */
+/* Every grammar loads in this runtime (ABI) and finds a multi-line node:
+ * the region around a cursor on the second line of a two-line node. */
 static void test_every_grammar_parses(void **state) {
     (void)state;
     static const struct { const char *lang, *text; } cases[] = {
-        {"c", "int x;\nint y;\n"},
-        {"cpp", "int x;\nclass A {};\n"},
-        {"python", "x = 1\ny = 2\n"},
-        {"javascript", "let x = 1;\nf(x);\n"},
-        {"typescript", "let x: number = 1;\nf(x);\n"},
-        {"tsx", "const a = <div/>;\nf(a);\n"},
+        {"c", "int f(void) {\n  return 1;\n}\n"},
+        {"cpp", "namespace n {\n  int x;\n}\n"},
+        {"python", "def f():\n    return 1\n"},
+        {"javascript", "function f() {\n  return 1;\n}\n"},
+        {"typescript", "function f(): number {\n  return 1;\n}\n"},
+        {"tsx", "const a = (\n  <div/>\n);\n"},
         {"rust", "fn main() {\n    let x = 1;\n}\n"},
-        {"go", "package main\nfunc main() {}\n"},
+        {"go", "package main\nfunc main() {\n\tx := 1\n}\n"},
         {"java", "class A {\n    int x;\n}\n"},
         {"json", "{\n  \"a\": 1\n}\n"},
-        {"bash", "echo hi\nls -l\n"},
-        {"lua", "local x = 1\nprint(x)\n"},
-        {"yaml", "a: 1\nb: 2\n"},
-        {"markdown", "# Title\n\nSome text.\n"},
+        {"bash", "f() {\n  echo hi\n}\n"},
+        {"lua", "function f()\n  return 1\nend\n"},
+        {"yaml", "a:\n  b: 1\n"},
+        {"markdown", "# Title\n\nSome text\nmore text.\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        int64_t len = (int64_t)strlen(cases[i].text), off[2] = {0, len};
-        drf__syntax *s = drf__syntax_build(cases[i].lang, cases[i].text, len,
-                                           off, 1);
-        if (!s) fail_msg("no units for %s", cases[i].lang);
-        assert_true(drf__syntax_is_boundary(s, 0));
-        drf__syntax_free(s);
+        const char *t = cases[i].text;
+        int64_t len = (int64_t)strlen(t), a, b;
+        int64_t cursor = (int64_t)(strchr(t, '\n') - t) + 3;
+        if (!drf_enclosing_region(t, len, cases[i].lang, cursor, cursor, &a, &b))
+            fail_msg("no region for %s", cases[i].lang);
+        assert_true(a <= cursor && cursor < b);
     }
 }
 
@@ -256,9 +180,6 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_language_for_path),
         cmocka_unit_test(test_language_for_id),
-        cmocka_unit_test(test_units_python),
-        cmocka_unit_test(test_straddling_token),
-        cmocka_unit_test(test_fallbacks),
         cmocka_unit_test(test_every_grammar_parses),
         cmocka_unit_test(test_region_smallest_multiline_node),
         cmocka_unit_test(test_region_fallbacks),
