@@ -93,10 +93,10 @@ static __device__ __forceinline__ void k_scales(uint4 h, uint32_t sc[2], uint32_
     mn[1] = ((b8 >> 4) & 0x0F0F0F0Fu) | ((b4 >> 2) & 0x30303030u);
 }
 
-// Four blocks an SM for steps of up to 8 rows (64 registers a thread),
-// three for 16 rows, two for the 32-row tiles, whose partials need more.
+// Three blocks an SM for the narrow tiles (85 registers a thread), two for
+// the 32-row ones, whose partials need more.
 template <int T, int NT, int WR, int NST>
-__global__ void __launch_bounds__(32 * KRN_CUDA__MMQ_WARPS, NT == 1 ? 4 : NT == 2 ? 3 : 2)
+__global__ void __launch_bounds__(32 * KRN_CUDA__MMQ_WARPS, NT <= 2 ? 3 : 2)
 krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
     using G_ = krn_cuda__mmq_geom<T, NT, WR, NST>;
     constexpr int WO = G_::WO, ROWS = G_::ROWS, REC = kq<T>::rec, RC = REC / 16;
@@ -419,9 +419,7 @@ static int krn_cuda__mmq_shape(krn_cuda_mmq_params &p, int sms, cudaStream_t s, 
         p.out[i].grp0 = groups;
         groups += (int)((p.out[i].tiles + WO - 1) / WO);
     }
-    // Steps of up to 8 rows keep 2 stages: their record sets are 4 blocks an
-    // SM then (latency is hidden by warps there, not by depth).
-    return krn_cuda__mmq_stages == 3 && NT > 1 ? krn_cuda__mmq_go<T, NT, WR, 3>(p, groups, sms, s, err)
+    return krn_cuda__mmq_stages == 3 ? krn_cuda__mmq_go<T, NT, WR, 3>(p, groups, sms, s, err)
                                      : krn_cuda__mmq_go<T, NT, WR, 2>(p, groups, sms, s, err);
 }
 
