@@ -77,7 +77,7 @@ static bool lsp__kind_wanted(json_t *only) {
     json_array_foreach(only, i, v) {
         if (!json_is_string(v)) continue;
         const char *k = json_string_value(v);
-        size_t n = strlen(k);
+        size_t n = json_string_length(v); /* a NUL inside never matches */
         if (n <= sizeof want - 1 && !strncmp(want, k, n) &&
             (want[n] == '\0' || want[n] == '.'))
             return true;

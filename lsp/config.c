@@ -186,6 +186,10 @@ void lsp__apply_init_options(lsp_server *s, json_t *opts) {
         const char *text = lsp__opt_text(key, v, buf, sizeof buf);
         if (!lsp__known_key(key))
             sb_err_set(&err, "initializationOptions", "unknown option '%.60s'", key);
+        else if (json_is_string(v) &&
+                 strlen(json_string_value(v)) != json_string_length(v))
+            sb_err_set(&err, "initializationOptions", "%s: contains a NUL "
+                       "character (\\u0000)", key); /* a path cut short */
         else if (!text)
             sb_err_set(&err, "initializationOptions", "%s: wrong JSON type", key);
         else

@@ -93,20 +93,76 @@ static int lsp__fill(lsp_reader *r, sb_err *err) {
     return got > 0;
 }
 
+/* RFC 7230's token characters: what a header name is made of. */
+static bool lsp__tchar(unsigned char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+           (c >= 'A' && c <= 'Z') || (c && strchr("!#$%&'*+-.^_`|~", c));
+}
+
+/* Finds "Content-Length:" (any case) in a header line as its bytes pass.
+ * It is how the reader resynchronises (docs/lsp.md, "Framing"): when a
+ * message announced a wrong length, or none, its body's bytes are glued in
+ * front of the next message's header ("...}Content-Length: 52"). Such a
+ * header line is read from its "Content-Length:" on; what came before it
+ * is dropped, however long it is. Junk is told from a header whose name
+ * merely ends so ("X-Content-Length") by the byte before: a token
+ * character continues a name, anything else (a JSON body ends in '}')
+ * cannot. */
+typedef struct lsp__resync {
+    int matched;      /* bytes of the pattern matched so far */
+    bool after_junk;  /* the match began after a non-token byte */
+    unsigned char prev;
+    bool any;         /* a byte of this line was seen */
+} lsp__resync;
+
+static const char lsp__cl[] = "content-length:";
+
+/* Feeds one byte; true when it completes "Content-Length:" after junk. */
+static bool lsp__resync_byte(lsp__resync *m, unsigned char c) {
+    unsigned char lc = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    bool hit = false;
+    if (lc == (unsigned char)lsp__cl[m->matched]) {
+        /* 'c' occurs only first in the pattern, so a restart is at 'c' */
+        if (m->matched == 0) m->after_junk = m->any && !lsp__tchar(m->prev);
+        if (++m->matched == (int)sizeof lsp__cl - 1) {
+            hit = m->after_junk;
+            m->matched = 0;
+        }
+    } else if (lc == 'c') {
+        m->after_junk = m->any && !lsp__tchar(m->prev);
+        m->matched = 1;
+    } else {
+        m->matched = 0;
+    }
+    m->prev = c;
+    m->any = true;
+    return hit;
+}
+
 /* Reads one header line (terminator stripped) into line[LSP_MAX_HEADER_LINE
- * + 1]. A longer line is consumed to its end and *too_long set. Returns as
+ * + 1]. A longer line is consumed to its end and *too_long set; junk in
+ * front of a "Content-Length:" is dropped (lsp__resync). Returns as
  * lsp__fill; 0 means the stream ended before the line did (or before it
  * began, when *n is 0 and *started is false). */
 static int lsp__line(lsp_reader *r, char *line, size_t *n, bool *started,
-                     bool *too_long, sb_err *err) {
+                     bool *too_long, bool *resynced, sb_err *err) {
+    lsp__resync m = {0};
     *n = 0;
-    *started = *too_long = false;
+    *started = *too_long = *resynced = false;
     for (;;) {
         int rc = lsp__fill(r, err);
         if (rc <= 0) return rc;
         *started = true;
         unsigned char c = r->buf[r->pos++];
         if (c == '\n') break;
+        if (lsp__resync_byte(&m, c)) {
+            /* restart the line as the header the junk hid */
+            memcpy(line, "Content-Length:", sizeof lsp__cl - 1);
+            *n = sizeof lsp__cl - 1;
+            *too_long = false;
+            *resynced = true;
+            continue;
+        }
         if (*n < LSP_MAX_HEADER_LINE) line[(*n)++] = (char)c;
         else *too_long = true;
     }
@@ -172,12 +228,18 @@ static lsp_read_status lsp__headers(lsp_reader *r, uint64_t *len, sb_err *err) {
     bool have_len = false, bad = false, any = false;
     for (int count = 0;; count++) {
         size_t n;
-        bool started, too_long;
-        int rc = lsp__line(r, line, &n, &started, &too_long, err);
+        bool started, too_long, resynced;
+        int rc = lsp__line(r, line, &n, &started, &too_long, &resynced, err);
         if (rc < 0) return LSP_READ_IO;
         if (rc == 0) return any || started ? LSP_READ_TRUNCATED : LSP_READ_EOF;
         any = true;
         if (n == 0 && !too_long) break;
+        if (resynced) {
+            /* the lines before were a broken message's body, answered
+             * already: a new header block begins here */
+            have_len = bad = false;
+            count = 0;
+        }
         if (bad) continue;
         if (too_long) {
             bad = true;

@@ -74,8 +74,11 @@ void lsp_reader_destroy(lsp_reader *r);
  * the body's size in bytes, Content-Type and unknown headers are ignored.
  * On LSP_READ_OK *body is the body, NUL-terminated, *len bytes long, owned
  * by the reader until the next call. After LSP_READ_BAD the reader has
- * skipped the offending header block (and body, when its length was
- * known) and the next call reads the next message. */
+ * skipped the offending header block, and the next call reads the next
+ * message: a body the bad block carried (its length unknown or not to be
+ * trusted) is dropped as junk in front of the next "Content-Length:",
+ * where the reader resynchronises; so does a body longer than its
+ * Content-Length said (docs/lsp.md, "Framing"). */
 lsp_read_status lsp_reader_next(lsp_reader *r, const char **body, size_t *len,
                                 sb_err *err);
 

@@ -2,6 +2,8 @@
  * params.c — defensive accessors for incoming JSON: every value's type and
  * range is checked before use, and a failure names the field.
  */
+#include <string.h>
+
 #include "server_internal.h"
 
 int lsp__get_obj(json_t *o, const char *key, bool required, json_t **out,
@@ -26,7 +28,22 @@ int lsp__get_str(json_t *o, const char *key, bool required, const char **out,
         return 0;
     }
     if (!json_is_string(v)) return sb_err_set(err, key, "expected a string");
+    /* Names, URIs and instructions are used as C strings: one holding a NUL
+     * would compare equal to its prefix ("shutdown\u0000x" to "shutdown"),
+     * so it is refused rather than cut (docs/lsp.md, "Strings"). */
+    if (strlen(json_string_value(v)) != json_string_length(v))
+        return sb_err_set(err, key, "contains a NUL character (\\u0000)");
     *out = json_string_value(v);
+    return 0;
+}
+
+int lsp__get_text(json_t *o, const char *key, const char **out, int64_t *len,
+                  sb_err *err) {
+    json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
+    if (!v) return sb_err_set(err, key, "missing");
+    if (!json_is_string(v)) return sb_err_set(err, key, "expected a string");
+    *out = json_string_value(v);
+    *len = (int64_t)json_string_length(v);
     return 0;
 }
 

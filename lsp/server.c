@@ -263,6 +263,12 @@ static void lsp__dispatch(lsp_server *s, json_t *msg) {
         return;
     }
     const char *name = json_string_value(method);
+    if (strlen(name) != json_string_length(method)) {
+        /* "shutdown\u0000x" must not run shutdown (docs/lsp.md, "Strings") */
+        lsp__reply_error(s, id, LSP_INVALID_REQUEST, "method: contains a NUL "
+                         "character (\\u0000)");
+        return;
+    }
     json_t *params = json_object_get(msg, "params");
     if (params && !json_is_object(params) && !json_is_null(params)) {
         if (id) lsp__reply_error(s, id, LSP_INVALID_PARAMS, "%s: params: expected "

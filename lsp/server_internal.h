@@ -116,8 +116,13 @@ void lsp__log(lsp_server *s, int type, const char *fmt, ...)
 
 int lsp__get_obj(json_t *o, const char *key, bool required, json_t **out,
                  sb_err *err);
+/* A string without NUL characters (names, URIs, instructions). */
 int lsp__get_str(json_t *o, const char *key, bool required, const char **out,
                  sb_err *err);
+/* A required string that may hold NULs (a document's text): *out borrowed
+ * from o, *len bytes. */
+int lsp__get_text(json_t *o, const char *key, const char **out, int64_t *len,
+                  sb_err *err);
 int lsp__get_int(json_t *o, const char *key, bool required, int64_t lo,
                  int64_t hi, int64_t *out, sb_err *err);
 int lsp__get_pos(json_t *o, const char *key, lsp_pos *out, sb_err *err);

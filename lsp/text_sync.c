@@ -22,17 +22,16 @@ void lsp__did_open(lsp_server *s, json_t *id, json_t *params) {
     (void)id;
     json_t *td;
     const char *uri, *lang, *text;
-    int64_t version = 0;
+    int64_t version = 0, len = 0;
     sb_err err = {0};
     if (lsp__get_obj(params, "textDocument", true, &td, &err) ||
         lsp__get_str(td, "uri", true, &uri, &err) ||
         lsp__get_str(td, "languageId", false, &lang, &err) ||
-        lsp__get_str(td, "text", true, &text, &err) ||
+        lsp__get_text(td, "text", &text, &len, &err) ||
         lsp__get_int(td, "version", false, INT32_MIN, INT32_MAX, &version, &err)) {
         lsp__log(s, LSP_MSG_ERROR, "didOpen ignored: %s", err.msg);
         return;
     }
-    int64_t len = (int64_t)json_string_length(json_object_get(td, "text"));
     pthread_mutex_lock(&s->lock);
     lsp__touch(s, uri);
     int rc = lsp_docs_open(s->docs, uri, lang, text, len, version, &err);
@@ -51,9 +50,9 @@ static int lsp__changes(json_t *arr, lsp_change **out, int *n, sb_err *err) {
     if (!v) return sb_err_set(err, "contentChanges", "out of memory");
     for (size_t i = 0; i < count; i++) {
         json_t *c = json_array_get(arr, i);
-        const char *text;
         sb_err inner = {0};
-        if (!json_is_object(c) || lsp__get_str(c, "text", true, &text, &inner) ||
+        if (!json_is_object(c) ||
+            lsp__get_text(c, "text", &v[i].text, &v[i].len, &inner) ||
             (json_object_get(c, "range") &&
              lsp__get_range(c, "range", &v[i].start, &v[i].end, &inner))) {
             free(v);
@@ -61,8 +60,6 @@ static int lsp__changes(json_t *arr, lsp_change **out, int *n, sb_err *err) {
                               inner.msg[0] ? inner.msg : "expected an object");
         }
         v[i].has_range = json_object_get(c, "range") != NULL;
-        v[i].text = text;
-        v[i].len = (int64_t)json_string_length(json_object_get(c, "text"));
     }
     *out = v;
     *n = (int)count;

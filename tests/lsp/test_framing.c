@@ -77,6 +77,68 @@ static void test_bad_headers_are_skipped(void **state) {
     lsp_reader_destroy(r);
 }
 
+/* A header block with a bad Content-Length that carries a body, then a
+ * good message: the body's bytes must not be glued to the next header
+ * (issue 24: every later message got -32700). Each kind of bad length,
+ * each body arriving in chunks of every size. */
+static void test_bad_length_with_body_resyncs(void **state) {
+    (void)state;
+    static const char good[] = "Content-Length: 11\r\n\r\n{\"id\":\"ok\"}";
+    static const struct {
+        const char *head;
+        lsp_read_status first; /* what the bad block reads as */
+    } kinds[] = {
+        {"Content-Length: -5\r\n\r\n", LSP_READ_BAD},        /* negative */
+        {"Content-Length: 12abc\r\n\r\n", LSP_READ_BAD},     /* non-numeric */
+        {"Content-Type: x\r\n\r\n", LSP_READ_BAD},           /* missing */
+        {"Content-Length: 3\r\nContent-Length: 3\r\n\r\n", LSP_READ_BAD},
+        {"Content-Length: 3\r\n\r\n", LSP_READ_OK},         /* too short */
+    };
+    static const char *const bodies[] = {
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"shutdown\"}",
+        "{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"exit\"\n}",
+        NULL, /* a body longer than a header line may be */
+    };
+    char big[3000];
+    memset(big, ' ', sizeof big - 3);
+    memcpy(big, "{\"a\":\"", 6);
+    memcpy(big + sizeof big - 4, "\"}", 2);
+    big[sizeof big - 2] = '\0';
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        for (size_t b = 0; b < 3; b++) {
+            char in[4096];
+            int len = snprintf(in, sizeof in, "%s%s%s", kinds[k].head,
+                               bodies[b] ? bodies[b] : big, good);
+            for (size_t chunk = 1; chunk <= (size_t)len; chunk *= 5) {
+                mem_src m = {in, (size_t)len, 0, chunk};
+                lsp_reader *r = lsp_reader_create(mem_read, &m, 0);
+                const char *body;
+                size_t n;
+                assert_int_equal(next(r, &body, &n), kinds[k].first);
+                assert_int_equal(next(r, &body, &n), LSP_READ_OK);
+                assert_string_equal(body, "{\"id\":\"ok\"}");
+                assert_int_equal(next(r, &body, &n), LSP_READ_EOF);
+                lsp_reader_destroy(r);
+            }
+        }
+    }
+}
+
+/* Junk is only what cannot be a header name: "X-Content-Length" is a
+ * header of its own (ignored), not a Content-Length with junk before it. */
+static void test_named_header_is_not_junk(void **state) {
+    (void)state;
+    static const char in[] =
+        "X-Content-Length: 99\r\nContent-Length: 2\r\n\r\nok";
+    mem_src m = {in, sizeof in - 1, 0, 4};
+    lsp_reader *r = lsp_reader_create(mem_read, &m, 0);
+    const char *b;
+    size_t n;
+    assert_int_equal(next(r, &b, &n), LSP_READ_OK);
+    assert_string_equal(b, "ok");
+    lsp_reader_destroy(r);
+}
+
 static void test_caps(void **state) {
     (void)state;
     char in[4096];
@@ -149,6 +211,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_messages_in_any_chunks),
         cmocka_unit_test(test_bad_headers_are_skipped),
+        cmocka_unit_test(test_bad_length_with_body_resyncs),
+        cmocka_unit_test(test_named_header_is_not_junk),
         cmocka_unit_test(test_caps),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_writer_round_trip),

@@ -219,6 +219,92 @@ static void test_after_initialize(void **state) {
     assert_int_equal(client_finish(&c), 0);
 }
 
+/* The result of a codeAction request: proof that a message after a broken
+ * one is read and answered. */
+static void expect_answered(client *c) {
+    int64_t id = client_request(c, "textDocument/codeAction", json_pack(
+        "{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}},s:{s:[]}}", "textDocument", "uri",
+        URI, "range", "start", "line", 0, "character", 0, "end", "line", 0,
+        "character", 0, "context", "diagnostics"));
+    json_t *r = next_response(c);
+    assert_true(client_is_response(r, id));
+    assert_non_null(json_object_get(r, "result"));
+    json_decref(r);
+}
+
+/* Each kind of bad Content-Length carrying a body, glued to a good request:
+ * one -32700 for the bad message, then the good one answered (issue 24:
+ * every later message, shutdown included, got -32700). */
+static void test_framing_recovers(void **state) {
+    (void)state;
+    static const char *const heads[] = {
+        "Content-Length: -5\r\n\r\n",                       /* negative */
+        "Content-Length: 1x\r\n\r\n",                       /* non-numeric */
+        "Content-Type: x\r\n\r\n",                          /* missing */
+        "Content-Length: 9\r\nContent-Length: 9\r\n\r\n",   /* duplicated */
+        "Content-Length: 9\r\n\r\n",                        /* too short */
+    };
+    static const char body[] = "{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":"
+                               "\"textDocument/codeAction\",\"params\":{}}";
+    client c;
+    client_start(&c, clean_env, NULL);
+    initialize(&c, NULL);
+    for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++) {
+        client_raw(&c, heads[k], strlen(heads[k]));
+        client_raw(&c, body, strlen(body));
+        assert_int_equal(expect_error(&c, NULL), -32700);
+        expect_answered(&c);
+    }
+    /* the last kind again, glued to shutdown itself */
+    client_raw(&c, heads[0], strlen(heads[0]));
+    client_raw(&c, body, strlen(body));
+    assert_int_equal(expect_error(&c, NULL), -32700);
+    int64_t id = client_request(&c, "shutdown", NULL);
+    json_t *r = next_response(&c);
+    assert_true(client_is_response(r, id));
+    assert_null(json_object_get(r, "error"));
+    json_decref(r);
+    client_notify(&c, "exit", NULL);
+    assert_int_equal(client_finish(&c), 0);
+}
+
+/* A NUL inside a string: "shutdown\u0000anything" is not shutdown, and a
+ * URI with a NUL is not its prefix (issue 24). */
+static void test_nul_in_strings(void **state) {
+    (void)state;
+    client c;
+    client_start(&c, clean_env, NULL);
+    initialize(&c, NULL);
+    send_body(&c, "{\"jsonrpc\":\"2.0\",\"id\":40,\"method\":\"shutdown\\u0000x\"}");
+    assert_int_equal(expect_error(&c, json_integer(40)), -32600);
+    expect_answered(&c); /* not shut down: a request still runs */
+    client_notify(&c, "textDocument/didOpen", json_pack(
+        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId", "text",
+        "version", 1, "text", "a\nbb\n"));
+    /* the same URI with a NUL and more: refused, the document unchanged */
+    char msg[512];
+    snprintf(msg, sizeof msg, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\","
+             "\"params\":{\"textDocument\":{\"uri\":\"%s\\u0000.evil\",\"languageId\":"
+             "\"text\",\"version\":1,\"text\":\"x\"}}}", URI);
+    send_body(&c, msg);
+    lsp_pos end = doc_end(&c, URI);
+    assert_int_equal(end.line, 2);
+    assert_int_equal(end.character, 0);
+    snprintf(msg, sizeof msg, "{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":"
+             "\"workspace/executeCommand\",\"params\":{\"command\":\"sonicboom.edit\","
+             "\"arguments\":[{\"uri\":\"%s\\u0000.evil\",\"instruction\":\"x\"}]}}", URI);
+    send_body(&c, msg);
+    assert_int_equal(expect_error(&c, json_integer(41)), -32602);
+    /* a document's text may hold a NUL: it is kept whole */
+    send_body(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":"
+              "{\"textDocument\":{\"uri\":\"file:///tmp/robust.txt\",\"version\":2},"
+              "\"contentChanges\":[{\"text\":\"a\\u0000b\\nzz\"}]}}");
+    end = doc_end(&c, URI);
+    assert_int_equal(end.line, 1);
+    assert_int_equal(end.character, 2);
+    assert_int_equal(client_finish(&c), 1);
+}
+
 static void test_exit_codes(void **state) {
     (void)state;
     client c;
@@ -241,6 +327,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_before_initialize_and_framing),
         cmocka_unit_test(test_after_initialize),
+        cmocka_unit_test(test_framing_recovers),
+        cmocka_unit_test(test_nul_in_strings),
         cmocka_unit_test(test_exit_codes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
