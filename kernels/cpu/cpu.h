@@ -143,6 +143,9 @@ typedef struct krn_cpu_mm {
                                            K-quant weights) */
     const krn_act_block *xq32;          /* the same in groups of 32 (for
                                            the other quantized types) */
+    int isa;                            /* krn_cpu_isa (qdot.h) of the
+                                           fused kernels; 0: the scalar
+                                           reference */
     krn_wblock *wbuf;                   /* n_threads * wbuf_stride blocks */
     int64_t wbuf_stride;                /* >= n_in/32 */
     float *fbuf;                        /* n_threads * fbuf_stride floats */

@@ -16,6 +16,8 @@ typedef struct krn_cpu {
     krn_cpu_rope rope;         /* owned, kv_capacity positions */
     const float *f16;          /* krn_cpu_f16_table(), not owned */
     int n_threads;
+    int isa;                   /* krn_cpu_isa of the matmuls (qdot.h),
+                                  picked at create */
     int64_t n_embd, n_ff, q_dim, kv_dim, max_in;
     uint64_t embd_row_bytes;   /* bytes of one tok_embd row */
     uint16_t *k_cache;         /* (n_layer, kv_slots, kv_dim) fp16, owned */

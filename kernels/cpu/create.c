@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu_backend.h"
+#include "qdot.h"
 
 static void krn_cpu__destroy(krn_backend *b) {
     krn_cpu *c = (krn_cpu *)b;
@@ -170,6 +171,7 @@ krn_backend *krn_cpu_create(const krn_model *model, const krn_options *opt,
     c->n_threads = opt->n_threads < 1 ? 1
                  : opt->n_threads > KRN_CPU_MAX_THREADS ? KRN_CPU_MAX_THREADS
                  : opt->n_threads;
+    c->isa = (int)krn_cpu_isa_pick();
     c->f16 = krn_cpu_f16_table();
     krn_cpu__dims(c, model);
     if (krn_cpu__alloc(c, model, c->base.kv_slots, err)) goto fail;

@@ -154,7 +154,8 @@ static krn_cpu_mm krn_cpu__mm(const krn_cpu__step *s, const float *x,
     const krn_cpu *c = s->c;
     return (krn_cpu_mm){
         .n_rows = s->batch->n_rows, .n_in = n_in, .x = x, .ldx = n_in,
-        .xq = c->xq, .xq32 = c->xq32, .wbuf = c->wbuf, .wbuf_stride = c->wbuf_stride,
+        .xq = c->xq, .xq32 = c->xq32, .isa = c->isa,
+        .wbuf = c->wbuf, .wbuf_stride = c->wbuf_stride,
         .fbuf = c->fbuf, .fbuf_stride = c->fbuf_stride,
     };
 }

@@ -6,13 +6,41 @@
  * krn_dot_f(dequantized weight row, x row) for F32/F16/BF16 — then the
  * epilogue, one rounded add: y = dot + bias[o], or y = y_old + dot.
  *
+ * Quantized rows run the fused kernel of the backend's instruction set
+ * (qdot.h: AVX2 on x86-64) when the type has one: it reads the weight
+ * row's blocks once for all batch rows and gives the reference's bits.
+ * Otherwise (the scalar fallback, Q4_1, Q5_1) a thread unpacks each weight
+ * row of its range once per step into its own buffer and runs every batch
+ * row against it while it is hot in cache.
+ *
  * Parallelism: the outputs of the group (its matrices' rows, concatenated)
  * are split into one contiguous range per thread, and each output is
  * computed wholly by one thread, so the thread count never changes a bit.
- * A thread unpacks each weight row of its range once per step into its own
- * buffer and runs every batch row against it while it is hot in cache.
  */
-#include "cpu.h"
+#include "qdot.h"
+
+/* The epilogue of output o of batch row r (one rounded add, or none). */
+static inline void krn_cpu__mm_store(const krn_cpu_mm_out *out, int r,
+                                     int64_t o, float v) {
+    float *y = out->y + (int64_t)r * out->ldy + o;
+    if (out->bias) v = v + out->bias[o];
+    if (out->accumulate) v = *y + v;
+    *y = v;
+}
+
+/* Outputs [o0, o1) of out by the fused kernel f. */
+static void krn_cpu__mm_fused(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
+                              int64_t o0, int64_t o1, krn_cpu_qdot_fn f,
+                              uint64_t row_bytes) {
+    const int64_t nb = mm->n_in / KRN_QBLOCK;
+    const krn_act_block *xq = krn_type_is_kquant(out->w->type) ? mm->xq : mm->xq32;
+    float dots[KRN_MAX_ROWS];
+    for (int64_t o = o0; o < o1; o++) {
+        f((const uint8_t *)out->w->data + (uint64_t)o * row_bytes, xq, nb,
+          mm->n_rows, nb, dots);
+        for (int r = 0; r < mm->n_rows; r++) krn_cpu__mm_store(out, r, o, dots[r]);
+    }
+}
 
 /* One thread's slice [o0, o1) of out's rows. */
 static void krn_cpu__mm_rows(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
@@ -22,22 +50,23 @@ static void krn_cpu__mm_rows(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
     uint64_t row_bytes = 0;
     /* Checked by krn_model_check; cannot fail here. */
     (void)krn_row_bytes(w->type, n, &row_bytes);
+    const krn_cpu_qdot_fn fused = krn_cpu_qdot(w->type, (krn_cpu_isa)mm->isa);
+    if (fused) {
+        krn_cpu__mm_fused(mm, out, o0, o1, fused, row_bytes);
+        return;
+    }
     const bool quantized = krn_type_is_quantized(w->type);
+    const krn_act_block *xq = krn_type_is_kquant(w->type) ? mm->xq : mm->xq32;
     for (int64_t o = o0; o < o1; o++) {
         const void *row = (const unsigned char *)w->data + (uint64_t)o * row_bytes;
         if (quantized)
             krn_unpack_row(w->type, row, wb, n);
         else
             krn_dequantize_row(w->type, row, fb, n);
-        const float bias = out->bias ? out->bias[o] : 0.0f;
         for (int r = 0; r < mm->n_rows; r++) {
-            const krn_act_block *xq = krn_type_is_kquant(w->type) ? mm->xq : mm->xq32;
             float v = quantized ? krn_dot_q(wb, xq + (int64_t)r * nb, nb, w->type)
                                 : krn_dot_f(fb, mm->x + (int64_t)r * mm->ldx, n);
-            float *y = out->y + (int64_t)r * out->ldy + o;
-            if (out->bias) v = v + bias;
-            if (out->accumulate) v = *y + v;
-            *y = v;
+            krn_cpu__mm_store(out, r, o, v);
         }
     }
 }

@@ -1,0 +1,56 @@
+/*
+ * qdot.h — private to kernels/cpu/ (and its tests): the quantized dot
+ * kernels a CPU matmul runs, one per weight type and instruction set,
+ * chosen once per backend by what the CPU supports.
+ *
+ * Every kernel computes, for one weight row and n_rows activation rows,
+ * exactly the canonical krn_dot_q of kernels.h §2 (krn_unpack_row then
+ * krn_dot_q, the scalar reference in kernels/canon.c): the same bits on
+ * every instruction set (docs/determinism.md, "Canonical arithmetic").
+ *
+ *     krn_cpu_qdot_fn f = krn_cpu_qdot(KRN_Q4_K, krn_cpu_isa_pick());
+ *     if (f) f(row, xq, n_in / 32, n_rows, n_in / 32, dots);
+ *     else   ... krn_unpack_row + krn_dot_q, the reference
+ */
+#ifndef SB_KERNELS_CPU_QDOT_H
+#define SB_KERNELS_CPU_QDOT_H
+
+#include "cpu.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KRN_CPU_HAVE_X86 1
+#else
+#define KRN_CPU_HAVE_X86 0
+#endif
+
+/* Instruction sets, each a superset of the one before. */
+typedef enum krn_cpu_isa {
+    KRN_CPU_ISA_SCALAR = 0, /* the reference: unpack, then krn_dot_q */
+    KRN_CPU_ISA_AVX2 = 1,   /* qdot_avx2.c (x86-64 with AVX2) */
+} krn_cpu_isa;
+
+/* The best instruction set this CPU (and OS) runs. */
+krn_cpu_isa krn_cpu_isa_best(void);
+/* The one a backend uses: the best, or lower when the environment
+ * variable SB_CPU_ISA names a lower one ("scalar", "avx2"; a debugging and
+ * testing override, read at each call; a name above the best or unknown is
+ * ignored). */
+krn_cpu_isa krn_cpu_isa_pick(void);
+/* "scalar", "avx2". */
+const char *krn_cpu_isa_name(krn_cpu_isa isa);
+
+/* dots[r] = krn_dot_q(weight row w, activation row r) for r < n_rows, where
+ * w is one row of ggml blocks (nb * 32 weights) and row r's nb quantized
+ * blocks start at x + r * x_stride (in blocks). n_rows <= KRN_MAX_ROWS. */
+typedef void (*krn_cpu_qdot_fn)(const uint8_t *w, const krn_act_block *x,
+                                int64_t x_stride, int n_rows, int64_t nb,
+                                float *dots);
+
+/* The fused kernel for type on isa, or NULL when there is none (the
+ * scalar isa, a float type, or a type without a fused kernel: Q4_1 and
+ * Q5_1 run the reference). */
+krn_cpu_qdot_fn krn_cpu_qdot(krn_type type, krn_cpu_isa isa);
+/* qdot_avx2.c's table (NULL off x86-64). */
+krn_cpu_qdot_fn krn_cpu_qdot_avx2(krn_type type);
+
+#endif /* SB_KERNELS_CPU_QDOT_H */

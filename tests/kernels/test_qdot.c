@@ -1,0 +1,294 @@
+/*
+ * test_qdot.c — kernels/cpu/qdot.h: every fused quantized dot kernel gives
+ * the bits of the scalar reference (krn_unpack_row + krn_dot_q) on random
+ * blocks of every type, at row lengths that cut the chunks unevenly, for
+ * 1..64 activation rows at once, and at the integer extremes; and a whole
+ * forward pass gives the same logits on every instruction set the CPU has.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/cpu/qdot.h"
+#include "../support/float_bits.h"
+#include "../support/mem_model.h"
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n);
+    assert_non_null(p);
+    return p;
+}
+
+static uint64_t rnd(uint64_t seed, uint64_t i) { return sb_hash3(seed, i, 7); }
+
+static const krn_type QTYPES[] = {KRN_Q4_0, KRN_Q4_1, KRN_Q5_0, KRN_Q5_1,
+                                  KRN_Q8_0, KRN_Q4_K, KRN_Q5_K, KRN_Q6_K};
+enum { NQTYPES = sizeof QTYPES / sizeof QTYPES[0] };
+
+/* The types with a fused kernel on every instruction set above scalar. */
+static bool fused_type(krn_type t) {
+    return t != KRN_Q4_1 && t != KRN_Q5_1;
+}
+
+/* Byte offsets of a block's half-precision fields (d, and dmin or m). */
+static int half_offsets(krn_type t, int off[2]) {
+    switch (t) {
+    case KRN_Q6_K: off[0] = 208; return 1;
+    case KRN_Q4_1: case KRN_Q5_1: case KRN_Q4_K: case KRN_Q5_K:
+        off[0] = 0; off[1] = 2; return 2;
+    default: off[0] = 0; return 1;
+    }
+}
+
+/* How a test row's bytes are chosen. */
+typedef enum fill { FILL_RANDOM, FILL_ZERO, FILL_ONES } fill;
+
+/* A weight row of nb 32-element blocks: every byte random (all codes and
+ * scale bits), 0x00 or 0xFF, then finite halves of random sign and
+ * magnitude in [2^-8, 2) as the scales (a random NaN scale would make the
+ * comparison meaningless). Caller frees. */
+static uint8_t *weight_row(krn_type t, int64_t nb, uint64_t seed, fill f) {
+    uint64_t bytes = 0;
+    assert_true(krn_row_bytes(t, nb * 32, &bytes));
+    uint8_t *row = xmalloc((size_t)bytes);
+    for (uint64_t i = 0; i < bytes; i++)
+        row[i] = f == FILL_RANDOM ? (uint8_t)rnd(seed, i) : f == FILL_ZERO ? 0 : 0xFF;
+    const int64_t bb = krn_type_block_bytes(t);
+    int off[2];
+    const int nh = half_offsets(t, off);
+    for (int64_t b = 0; b < (int64_t)bytes / bb; b++)
+        for (int k = 0; k < nh; k++) {
+            const uint64_t h = rnd(seed ^ 0x5EEDu, (uint64_t)(2 * b + k));
+            const uint16_t v = (uint16_t)(((7 + h % 8) << 10) | ((h >> 8) & 0x3FF) |
+                                          (((h >> 20) & 1) << 15));
+            row[b * bb + off[k]] = (uint8_t)v;
+            row[b * bb + off[k] + 1] = (uint8_t)(v >> 8);
+        }
+    return row;
+}
+
+/* Activation row r of n floats: rows of different scales, a zero row
+ * (dx = 0), rows of one spike (most codes 0), and rows at full scale
+ * everywhere (codes ±127: the products' extremes). */
+static void act_floats(float *x, int64_t n, int r, uint64_t seed) {
+    for (int64_t i = 0; i < n; i++) {
+        const uint64_t h = rnd(seed + (uint64_t)r, (uint64_t)i);
+        const float u = (float)(h >> 40) / (float)(1ull << 24) * 2.0f - 1.0f;
+        switch (r % 5) {
+        case 0: x[i] = u * (float)(1 + r); break;
+        case 1: x[i] = r == 1 ? 0.0f : u * 1e-3f; break;
+        case 2: x[i] = i % 97 == 3 ? 50.0f : u * 1e-6f; break;
+        case 3: x[i] = (h & 1) ? 8.0f : -8.0f; break;
+        default: x[i] = u * 1e4f; break;
+        }
+    }
+}
+
+/* n_rows activation rows of nb blocks each at a stride of xs blocks,
+ * quantized in the groups type t's matmul uses. Caller frees. */
+static krn_act_block *act_rows(krn_type t, int64_t nb, int64_t xs, int n_rows,
+                               uint64_t seed) {
+    krn_act_block *x = xmalloc(sizeof *x * (size_t)(xs * n_rows));
+    memset(x, 0, sizeof *x * (size_t)(xs * n_rows));
+    float *f = xmalloc(sizeof *f * (size_t)(nb * 32));
+    for (int r = 0; r < n_rows; r++) {
+        act_floats(f, nb * 32, r, seed);
+        krn_quantize_act(f, x + r * xs, nb * 32, krn_act_group(t));
+    }
+    free(f);
+    return x;
+}
+
+/* The fused kernel of t on isa against the reference, for every row. */
+static void check_rows(krn_type t, krn_cpu_isa isa, const uint8_t *w,
+                       const krn_act_block *x, int64_t xs, int n_rows,
+                       int64_t nb) {
+    const krn_cpu_qdot_fn f = krn_cpu_qdot(t, isa);
+    assert_non_null(f);
+    krn_wblock *wb = xmalloc(sizeof *wb * (size_t)nb);
+    krn_unpack_row(t, w, wb, nb * 32);
+    float dots[KRN_MAX_ROWS];
+    memset(dots, 0xA5, sizeof dots);
+    f(w, x, xs, n_rows, nb, dots);
+    for (int r = 0; r < n_rows; r++) {
+        const float want = krn_dot_q(wb, x + r * xs, nb, t);
+        if (f32_bits(dots[r]) != f32_bits(want))
+            fail_msg("%s on %s, %lld blocks, row %d of %d: got %a (0x%08x), "
+                     "reference %a (0x%08x)", krn_type_name(t),
+                     krn_cpu_isa_name(isa), (long long)nb, r, n_rows,
+                     (double)dots[r], (unsigned)f32_bits(dots[r]),
+                     (double)want, (unsigned)f32_bits(want));
+    }
+    free(wb);
+}
+
+/* Block counts: one block, short rows, rows that leave a short last chunk
+ * or a short last batch of 8, and the 0.5b shape's 896 and 4864. */
+static const int64_t NB_LEGACY[] = {1, 2, 7, 8, 9, 17, 28, 33, 152};
+static const int64_t NB_KQUANT[] = {8, 16, 24, 72, 152, 200};
+
+static void check_type(krn_type t, krn_cpu_isa isa, fill f) {
+    const bool kq = krn_type_is_kquant(t);
+    const int64_t *nbs = kq ? NB_KQUANT : NB_LEGACY;
+    const int n_nb = kq ? (int)(sizeof NB_KQUANT / sizeof *NB_KQUANT)
+                        : (int)(sizeof NB_LEGACY / sizeof *NB_LEGACY);
+    for (int i = 0; i < n_nb; i++) {
+        const int64_t nb = nbs[i], xs = nb + 3; /* a stride wider than a row */
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            uint8_t *w = weight_row(t, nb, seed * 131 + (uint64_t)t, f);
+            krn_act_block *x = act_rows(t, nb, xs, KRN_MAX_ROWS, seed);
+            static const int ROWS[] = {1, 2, 5, 64};
+            for (int k = 0; k < 4; k++)
+                check_rows(t, isa, w, x, xs, ROWS[k], nb);
+            free(w);
+            free(x);
+        }
+    }
+}
+
+static void check_isa(krn_cpu_isa isa) {
+    for (int i = 0; i < NQTYPES; i++) {
+        const krn_type t = QTYPES[i];
+        if (!krn_cpu_qdot(t, isa)) {
+            /* Only the types the reference runs everywhere may lack one. */
+            assert_false(fused_type(t));
+            continue;
+        }
+        check_type(t, isa, FILL_RANDOM);
+        check_type(t, isa, FILL_ZERO);
+        check_type(t, isa, FILL_ONES);
+    }
+}
+
+static void test_isa_choice(void **state) {
+    (void)state;
+    const krn_cpu_isa best = krn_cpu_isa_best();
+    printf("# this CPU runs: %s\n", krn_cpu_isa_name(best));
+#if KRN_CPU_HAVE_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2"))
+        assert_int_equal(best, KRN_CPU_ISA_AVX2);
+#endif
+    assert_int_equal(setenv("SB_CPU_ISA", "scalar", 1), 0);
+    assert_int_equal(krn_cpu_isa_pick(), KRN_CPU_ISA_SCALAR);
+    assert_int_equal(setenv("SB_CPU_ISA", "no-such-isa", 1), 0);
+    assert_int_equal(krn_cpu_isa_pick(), best);
+    assert_int_equal(unsetenv("SB_CPU_ISA"), 0);
+    assert_int_equal(krn_cpu_isa_pick(), best);
+    for (int i = 0; i < NQTYPES; i++)
+        assert_null(krn_cpu_qdot(QTYPES[i], KRN_CPU_ISA_SCALAR));
+    assert_null(krn_cpu_qdot(KRN_F32, best));
+}
+
+static void test_fused_equals_reference(void **state) {
+    (void)state;
+    int tested = 0;
+    for (int isa = KRN_CPU_ISA_SCALAR + 1; isa <= (int)krn_cpu_isa_best(); isa++) {
+        printf("# fused kernels on %s\n", krn_cpu_isa_name((krn_cpu_isa)isa));
+        check_isa((krn_cpu_isa)isa);
+        tested++;
+    }
+    if (!tested)
+        printf("# this CPU has no fused kernels: the scalar path only\n");
+}
+
+/* ---- whole forward passes --------------------------------------------------- */
+
+/* Logits of a sequence run as steps of 1, 7 and 64 rows (prefill, verify
+ * and decode shapes), on a backend made with SB_CPU_ISA = isa. */
+static float *forward_logits(const tmodel *t, const char *isa, int n_threads,
+                             int n, const int32_t *seq) {
+    assert_int_equal(setenv("SB_CPU_ISA", isa, 1), 0);
+    sb_err err = {0};
+    krn_backend *b = krn_cpu_create(&t->m, &(krn_options){.n_threads = n_threads,
+                                    .kv_capacity = 128}, &err);
+    assert_int_equal(unsetenv("SB_CPU_ISA"), 0);
+    if (!b) fail_msg("krn_cpu_create: %s", err.msg);
+    const int64_t V = t->s.n_vocab;
+    float *out = xmalloc(sizeof(float) * (size_t)(n * V));
+    static const int STEPS[] = {64, 7, 1};
+    int p = 0;
+    for (int k = 0; p < n; k = (k + 1) % 3) {
+        const int rows = n - p < STEPS[k] ? n - p : STEPS[k];
+        int32_t pos[KRN_MAX_ROWS];
+        for (int r = 0; r < rows; r++) pos[r] = p + r;
+        krn_batch batch = {.n_rows = rows, .tokens = seq + p, .pos = pos,
+                           .logits = out + (size_t)p * V};
+        if (krn_forward(b, &batch, &err)) fail_msg("krn_forward: %s", err.msg);
+        p += rows;
+    }
+    krn_destroy(b);
+    return out;
+}
+
+/* want_sha: the SHA-256 of the scalar logits (little-endian floats) as the
+ * canonical arithmetic v2 gave them before the fused kernels existed, so
+ * that a change to the reference itself is caught too. */
+static void check_forward(const tm_shape *shape, const tm_types *types,
+                          const char *want_sha) {
+    tmodel *t = tm_create(shape, types, 29);
+    enum { N = 100 };
+    int32_t seq[N];
+    for (int i = 0; i < N; i++)
+        seq[i] = (int32_t)(sb_hash3(3, (uint64_t)i, 1) % (uint64_t)shape->n_vocab);
+    float *want = forward_logits(t, "scalar", 1, N, seq);
+    const size_t n = (size_t)N * (size_t)shape->n_vocab;
+    char hex[65];
+    sb_sha256_hex(want, n * sizeof(float), hex);
+    printf("# scalar logits sha256=%s\n", hex);
+    assert_string_equal(hex, want_sha);
+    for (int isa = KRN_CPU_ISA_SCALAR + 1; isa <= (int)krn_cpu_isa_best(); isa++)
+        for (int nt = 1; nt <= 3; nt += 2) {
+            float *got = forward_logits(t, krn_cpu_isa_name((krn_cpu_isa)isa),
+                                        nt, N, seq);
+            for (size_t i = 0; i < n; i++)
+                if (f32_bits(got[i]) != f32_bits(want[i]))
+                    fail_msg("%s, %d threads: logit %zu is %a, scalar %a",
+                             krn_cpu_isa_name((krn_cpu_isa)isa), nt, i,
+                             (double)got[i], (double)want[i]);
+            free(got);
+        }
+    free(want);
+    tm_free(t);
+}
+
+/* Every fused type in one model (K-quants need rows of whole 256s). */
+static void test_forward_kquants(void **state) {
+    (void)state;
+    const tm_types ty = {.embd = KRN_Q8_0, .out = KRN_Q6_K, .q = KRN_Q4_K,
+                         .k = KRN_Q5_K, .v = KRN_Q6_K, .o = KRN_Q4_0,
+                         .gate = KRN_Q5_0, .up = KRN_Q4_K, .down = KRN_Q6_K};
+    check_forward(&TM_SMALL, &ty,
+                  "36e851124162ee6499012cdb12e3a822e2f370ef6160bdd39b24467857db5d16");
+}
+
+/* The 0.5b Q4_K_M placement on rows that are not whole super-blocks:
+ * Q5_0 and Q8_0 with 10-block rows (chunks of 2), Q4_K/Q6_K where the
+ * input is n_ff = 512. */
+static void test_forward_legacy(void **state) {
+    (void)state;
+    const tm_shape shape = {.n_layer = 2, .n_embd = 320, .n_ff = 512, .n_head = 5,
+                            .n_head_kv = 1, .hd = 64, .n_vocab = 300};
+    const tm_types ty = {.embd = KRN_Q8_0, .out = KRN_Q8_0, .q = KRN_Q5_0,
+                         .k = KRN_Q5_0, .v = KRN_Q8_0, .o = KRN_Q5_0,
+                         .gate = KRN_Q5_0, .up = KRN_Q5_0, .down = KRN_Q6_K,
+                         .tied = true};
+    check_forward(&shape, &ty,
+                  "aa055d57148b1185054e4a3142cf3c72172cafc0bccd4a34abe8ac33f239a509");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_isa_choice),
+        cmocka_unit_test(test_fused_equals_reference),
+        cmocka_unit_test(test_forward_kquants),
+        cmocka_unit_test(test_forward_legacy),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
