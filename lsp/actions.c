@@ -28,8 +28,6 @@
 #include "../drafter/drafter.h"
 #include "server_internal.h"
 
-enum { LSP__MAX_INSTRUCTION = 64 * 1024 };
-
 /* The command a plugin completes with the user's instruction (above). */
 static const char LSP__PROMPT_COMMAND[] = "sonicboom.editWithInstruction";
 
@@ -163,13 +161,17 @@ static int lsp__job_from_arg(lsp_server *s, json_t *arg, lsp_job *job,
         (has_range && lsp__get_range(arg, "range", &a, &b, err)))
         return LSP_INVALID_PARAMS;
     size_t ilen = json_string_length(json_object_get(arg, "instruction"));
-    if (ilen == 0 || ilen > LSP__MAX_INSTRUCTION)
+    if (ilen == 0 || ilen > LSP_MAX_INSTRUCTION)
         return sb_err_set(err, "instruction", "expected 1..%d bytes, got %zu",
-                          LSP__MAX_INSTRUCTION, ilen), LSP_INVALID_PARAMS;
+                          LSP_MAX_INSTRUCTION, ilen), LSP_INVALID_PARAMS;
     lsp_doc *doc = lsp_docs_find(s->docs, uri);
     if (!doc)
         return sb_err_set(err, "uri", "'%.200s' is not open", uri),
                LSP_INVALID_PARAMS;
+    if (doc->desync[0])
+        return sb_err_set(err, "uri", "'%.200s' is out of sync with the editor "
+                          "(%s): reopen it or send its whole text",
+                          uri, doc->desync), LSP_CONTENT_MODIFIED;
     if (json_object_get(arg, "version") && version != doc->version)
         return sb_err_set(err, "version", "%lld, but the document is at %lld",
                           (long long)version, (long long)doc->version),

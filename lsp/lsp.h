@@ -124,6 +124,11 @@ typedef struct lsp_doc {
     char *text;        /* owned; NUL-terminated, len bytes (may hold NULs) */
     int64_t len;
     int64_t version;
+    /* Why this text may no longer be the editor's ("" while it is): a
+     * didChange was refused (a version not above the last, a bad change),
+     * so the editor went on from a text we do not have. No edit runs on it
+     * until a didOpen or a didChange that sends the whole text. */
+    char desync[200];
 } lsp_doc;
 
 /* One content change of textDocument/didChange: a replacement of the range
@@ -134,6 +139,17 @@ typedef struct lsp_change {
     const char *text;
     int64_t len;
 } lsp_change;
+
+/* Limits on what a client may make the server hold (docs/lsp.md, "Limits").
+ * A document never grows past the largest message that could carry it; a
+ * didChange holds at most LSP_MAX_CHANGES changes (a replace-all in a large
+ * file sends tens of thousands). */
+enum {
+    LSP_MAX_DOCUMENT = LSP_MAX_MESSAGE, /* bytes of one open document */
+    LSP_MAX_CHANGES = 1 << 16,          /* changes in one didChange */
+    LSP_MAX_DOCUMENTS = 1024,           /* documents open at once */
+    LSP_MAX_INSTRUCTION = 64 * 1024,    /* bytes of an edit's instruction */
+};
 
 typedef struct lsp_docs lsp_docs; /* the open documents, by URI */
 
@@ -146,10 +162,21 @@ lsp_doc *lsp_docs_find(lsp_docs *d, const char *uri);
 int lsp_docs_open(lsp_docs *d, const char *uri, const char *language,
                   const char *text, int64_t len, int64_t version, sb_err *err);
 /* Applies the changes in order, then sets the version; all or nothing: a
- * change whose range is reversed (start after end) or negative fails with
- * err naming it, and the document is left exactly as it was. */
+ * version not above the document's (the LSP specification: versions
+ * increase with every change), a change whose range is reversed (start
+ * after end) or negative, more than LSP_MAX_CHANGES changes, a document
+ * grown past LSP_MAX_DOCUMENT, or changes so scattered that applying them
+ * would take many passes over the document fail with err naming why; the
+ * text and version are left exactly as they were and the document is
+ * marked out of sync (lsp_doc.desync). While it is, only changes that
+ * begin with a whole text (no range) apply, and they bring it back in
+ * sync. Changes in document order, or in reverse order, cost a few passes
+ * over the document plus their text. */
 int lsp_docs_change(lsp_docs *d, const char *uri, const lsp_change *changes,
                     int n, int64_t version, lsp_encoding enc, sb_err *err);
+/* The bytes the last lsp_docs_change copied, moved or stepped over: its
+ * cost, which tests bound instead of timing it. */
+int64_t lsp_docs_last_work(const lsp_docs *d);
 /* Closes a document; -1 when it is not open. */
 int lsp_docs_close(lsp_docs *d, const char *uri, sb_err *err);
 

@@ -6,6 +6,7 @@
  * change to the document an edit is working on marks that edit stale: it
  * stops at its next step and answers ContentModified.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "server_internal.h"
@@ -39,13 +40,27 @@ void lsp__did_open(lsp_server *s, json_t *id, json_t *params) {
     if (rc) lsp__log(s, LSP_MSG_ERROR, "didOpen: %s", err.msg);
 }
 
+/* A didChange for uri (when it could be read) was refused before it
+ * reached the document: the document no longer follows the editor. */
+static void lsp__desync_uri(lsp_server *s, const char *uri, const char *why) {
+    if (!uri) return;
+    pthread_mutex_lock(&s->lock);
+    lsp_doc *doc = lsp_docs_find(s->docs, uri);
+    if (doc && !doc->desync[0])
+        snprintf(doc->desync, sizeof doc->desync, "%.199s", why);
+    lsp__touch(s, uri);
+    pthread_mutex_unlock(&s->lock);
+}
+
 /* Reads contentChanges into changes[0..n). */
 static int lsp__changes(json_t *arr, lsp_change **out, int *n, sb_err *err) {
     if (!json_is_array(arr))
         return sb_err_set(err, "contentChanges", "expected an array");
     size_t count = json_array_size(arr);
-    if (count > 1 << 20)
-        return sb_err_set(err, "contentChanges", "%zu changes", count);
+    if (count > LSP_MAX_CHANGES)
+        return sb_err_set(err, "contentChanges", "%zu changes: at most %d in "
+                          "one didChange (docs/lsp.md, \"Limits\")", count,
+                          LSP_MAX_CHANGES);
     lsp_change *v = calloc(count ? count : 1, sizeof *v);
     if (!v) return sb_err_set(err, "contentChanges", "out of memory");
     for (size_t i = 0; i < count; i++) {
@@ -69,7 +84,7 @@ static int lsp__changes(json_t *arr, lsp_change **out, int *n, sb_err *err) {
 void lsp__did_change(lsp_server *s, json_t *id, json_t *params) {
     (void)id;
     json_t *td;
-    const char *uri;
+    const char *uri = NULL;
     int64_t version = 0;
     lsp_change *changes = NULL;
     int n = 0;
@@ -79,11 +94,13 @@ void lsp__did_change(lsp_server *s, json_t *id, json_t *params) {
         lsp__get_int(td, "version", true, INT32_MIN, INT32_MAX, &version, &err) ||
         lsp__changes(json_object_get(params, "contentChanges"), &changes, &n, &err)) {
         lsp__log(s, LSP_MSG_ERROR, "didChange ignored: %s", err.msg);
+        lsp__desync_uri(s, uri, err.msg);
         return;
     }
     pthread_mutex_lock(&s->lock);
     int rc = lsp_docs_change(s->docs, uri, changes, n, version, s->enc, &err);
-    if (!rc) lsp__touch(s, uri);
+    /* refused or not, the editor's text moved on: an edit on it is stale */
+    lsp__touch(s, uri);
     pthread_mutex_unlock(&s->lock);
     free(changes);
     if (rc) lsp__log(s, LSP_MSG_ERROR, "didChange ignored: %s", err.msg);

@@ -192,6 +192,20 @@ static void test_after_initialize(void **state) {
     end = doc_end(&c, URI);
     assert_int_equal(end.line, 2);
     assert_int_equal(end.character, 0);
+    /* the editor went on from texts we refused: no edit runs on ours
+     * (ContentModified) until it sends the whole text again */
+    int64_t sid = client_request(&c, "workspace/executeCommand", json_pack(
+        "{s:s,s:[{s:s,s:s}]}", "command", "sonicboom.edit", "arguments", "uri",
+        URI, "instruction", "x"));
+    json_t *sr = next_response(&c);
+    assert_true(client_is_response(sr, sid));
+    assert_int_equal(client_error_code(sr), -32801);
+    assert_non_null(strstr(json_string_value(json_object_get(json_object_get(
+        sr, "error"), "message")), "out of sync"));
+    json_decref(sr);
+    client_notify(&c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:[{s:s}]}", "textDocument", "uri", URI, "version", 5,
+        "contentChanges", "text", "a\nbb\n"));
     /* an edit without a model: a clear failure, the user told again */
     int64_t id = client_request(&c, "workspace/executeCommand", json_pack(
         "{s:s,s:[{s:s,s:s}]}", "command", "sonicboom.edit", "arguments", "uri",
@@ -305,6 +319,141 @@ static void test_nul_in_strings(void **state) {
     assert_int_equal(client_finish(&c), 1);
 }
 
+/* Asserts that the server logged (window/logMessage) something containing
+ * needle for the messages sent so far: a request sent after them is a
+ * barrier, since the server handles messages in order and logs from the
+ * handler, so the log comes before the barrier's answer. */
+static void expect_log(client *c, const char *needle) {
+    int64_t barrier = client_request(c, "sonicboom/barrier", NULL);
+    bool seen = false;
+    json_t *m;
+    while ((m = client_next(c))) {
+        const char *method = client_method(m);
+        const char *text = json_string_value(json_object_get(
+            json_object_get(m, "params"), "message"));
+        seen |= method && !strcmp(method, "window/logMessage") && text &&
+                strstr(text, needle);
+        bool done = client_is_response(m, barrier);
+        json_decref(m);
+        if (done) break;
+    }
+    if (!seen) fail_msg("no log message containing '%s'", needle);
+}
+
+/* An edit request's error code and whether its message holds needle. */
+static int edit_error(client *c, const char *needle) {
+    int64_t id = client_request(c, "workspace/executeCommand", json_pack(
+        "{s:s,s:[{s:s,s:s}]}", "command", "sonicboom.edit", "arguments", "uri",
+        URI, "instruction", "x"));
+    json_t *r = next_response(c);
+    assert_true(client_is_response(r, id));
+    int code = client_error_code(r);
+    const char *msg = json_string_value(json_object_get(json_object_get(r, "error"),
+                                                        "message"));
+    assert_non_null(msg);
+    assert_non_null(strstr(msg, needle));
+    json_decref(r);
+    return code;
+}
+
+static void change_whole(client *c, int version, const char *text) {
+    client_notify(c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:[{s:s}]}", "textDocument", "uri", URI, "version", version,
+        "contentChanges", "text", text));
+}
+
+/* A didChange whose version does not increase is refused and told, the
+ * document is out of sync (no edit runs on it) until the whole text comes
+ * again (issue 24: versions were not checked). */
+static void test_versions(void **state) {
+    (void)state;
+    client c;
+    client_start(&c, clean_env, NULL);
+    initialize(&c, NULL);
+    client_notify(&c, "textDocument/didOpen", json_pack(
+        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId", "text",
+        "version", 3, "text", "a\nbb\n"));
+    change_whole(&c, 3, "replayed\n");
+    expect_log(&c, "versions must increase");
+    assert_int_equal(doc_end(&c, URI).line, 2); /* not applied */
+    assert_int_equal(edit_error(&c, "out of sync"), -32801);
+    change_whole(&c, 4, "one\ntwo\nthree\n");
+    assert_int_equal(doc_end(&c, URI).line, 3);
+    assert_int_equal(edit_error(&c, "model"), -32803); /* in sync: runs */
+    assert_int_equal(client_finish(&c), 1);
+}
+
+/* Each limit gives a clear error, and the server keeps answering. */
+static void test_limits(void **state) {
+    (void)state;
+    client c;
+    client_start(&c, clean_env, NULL);
+    initialize(&c, NULL);
+    client_notify(&c, "textDocument/didOpen", json_pack(
+        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId", "text",
+        "version", 1, "text", "a\nbb\n"));
+    /* changes per didChange */
+    json_t *many = json_array();
+    for (int i = 0; i <= LSP_MAX_CHANGES; i++)
+        json_array_append_new(many, json_pack("{s:s}", "text", "x"));
+    client_notify(&c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:o}", "textDocument", "uri", URI, "version", 2,
+        "contentChanges", many));
+    expect_log(&c, "at most 65536 in one didChange");
+    assert_int_equal(doc_end(&c, URI).line, 2);
+    change_whole(&c, 3, "a\nbb\n");
+    /* the instruction's length */
+    char *instr = malloc(LSP_MAX_INSTRUCTION + 2);
+    memset(instr, 'i', LSP_MAX_INSTRUCTION + 1);
+    instr[LSP_MAX_INSTRUCTION + 1] = '\0';
+    int64_t id = client_request(&c, "workspace/executeCommand", json_pack(
+        "{s:s,s:[{s:s,s:s}]}", "command", "sonicboom.edit", "arguments", "uri",
+        URI, "instruction", instr));
+    free(instr);
+    json_t *r = next_response(&c);
+    assert_true(client_is_response(r, id));
+    assert_int_equal(client_error_code(r), -32602);
+    assert_non_null(strstr(json_string_value(json_object_get(json_object_get(
+        r, "error"), "message")), "expected 1..65536 bytes"));
+    json_decref(r);
+    /* open documents */
+    for (int i = 1; i <= LSP_MAX_DOCUMENTS; i++) {
+        char uri[40];
+        snprintf(uri, sizeof uri, "file:///tmp/limit-%d.txt", i);
+        client_notify(&c, "textDocument/didOpen", json_pack(
+            "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", uri, "languageId",
+            "text", "version", 1, "text", "x\n"));
+    }
+    expect_log(&c, "at most 1024 open at once");
+    assert_int_equal(doc_end(&c, "file:///tmp/limit-1024.txt").line, -1);
+    assert_int_equal(doc_end(&c, "file:///tmp/limit-1023.txt").line, 1);
+    /* the document's size: 5/8 of the limit, then a change adding 1/2 more
+     * (each message under the message limit) */
+    const int64_t base = LSP_MAX_DOCUMENT / 8 * 5, more = LSP_MAX_DOCUMENT / 2;
+    char *big = malloc((size_t)base + 1);
+    memset(big, 'h', (size_t)base);
+    big[base] = '\0';
+    change_whole(&c, 4, big);
+    big[more] = '\0';
+    client_notify(&c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:[{s:{s:{s:i,s:i},s:{s:i,s:i}},s:s}]}",
+        "textDocument", "uri", URI, "version", 5, "contentChanges",
+        "range", "start", "line", 0, "character", 0, "end", "line", 0,
+        "character", 0, "text", big));
+    free(big);
+    expect_log(&c, "would make the document");
+    lsp_pos end = doc_end(&c, URI);
+    assert_int_equal(end.line, 0);
+    assert_int_equal(end.character, base);
+    /* still answering, and shuts down cleanly */
+    id = client_request(&c, "shutdown", NULL);
+    r = next_response(&c);
+    assert_true(client_is_response(r, id));
+    json_decref(r);
+    client_notify(&c, "exit", NULL);
+    assert_int_equal(client_finish(&c), 0);
+}
+
 static void test_exit_codes(void **state) {
     (void)state;
     client c;
@@ -329,6 +478,8 @@ int main(void) {
         cmocka_unit_test(test_after_initialize),
         cmocka_unit_test(test_framing_recovers),
         cmocka_unit_test(test_nul_in_strings),
+        cmocka_unit_test(test_versions),
+        cmocka_unit_test(test_limits),
         cmocka_unit_test(test_exit_codes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
