@@ -28,17 +28,20 @@ static inline void krn_cpu__mm_store(const krn_cpu_mm_out *out, int r,
     *y = v;
 }
 
-/* Outputs [o0, o1) of out by the fused kernel f. */
+/* Outputs [o0, o1) of out by the fused kernel f, KRN_CPU_TILE at a time. */
 static void krn_cpu__mm_fused(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
                               int64_t o0, int64_t o1, krn_cpu_qdot_fn f,
                               uint64_t row_bytes) {
     const int64_t nb = mm->n_in / KRN_QBLOCK;
     const krn_act_block *xq = krn_type_is_kquant(out->w->type) ? mm->xq : mm->xq32;
-    float dots[KRN_MAX_ROWS];
-    for (int64_t o = o0; o < o1; o++) {
-        f((const uint8_t *)out->w->data + (uint64_t)o * row_bytes, xq, nb,
-          mm->n_rows, nb, dots);
-        for (int r = 0; r < mm->n_rows; r++) krn_cpu__mm_store(out, r, o, dots[r]);
+    float dots[KRN_MAX_ROWS * KRN_CPU_TILE];
+    for (int64_t o = o0; o < o1; o += KRN_CPU_TILE) {
+        const int n_out = o1 - o < KRN_CPU_TILE ? (int)(o1 - o) : KRN_CPU_TILE;
+        f((const uint8_t *)out->w->data + (uint64_t)o * row_bytes, row_bytes,
+          n_out, xq, nb, mm->n_rows, nb, dots);
+        for (int r = 0; r < mm->n_rows; r++)
+            for (int i = 0; i < n_out; i++)
+                krn_cpu__mm_store(out, r, o + i, dots[r * KRN_CPU_TILE + i]);
     }
 }
 

@@ -12,7 +12,11 @@ krn_cpu_isa krn_cpu_isa_best(void) {
 #if KRN_CPU_HAVE_X86
     /* libgcc's check includes the OS's saving of the YMM registers. */
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2"))
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    if (avx2 && __builtin_cpu_supports("avx512vnni") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
+        return KRN_CPU_ISA_AVX512;
+    if (avx2)
         return KRN_CPU_ISA_AVX2;
 #endif
     return KRN_CPU_ISA_SCALAR;
@@ -20,6 +24,7 @@ krn_cpu_isa krn_cpu_isa_best(void) {
 
 const char *krn_cpu_isa_name(krn_cpu_isa isa) {
     switch (isa) {
+    case KRN_CPU_ISA_AVX512: return "avx512vnni";
     case KRN_CPU_ISA_AVX2: return "avx2";
     case KRN_CPU_ISA_SCALAR: return "scalar";
     }
@@ -38,6 +43,7 @@ krn_cpu_isa krn_cpu_isa_pick(void) {
 
 krn_cpu_qdot_fn krn_cpu_qdot(krn_type type, krn_cpu_isa isa) {
     switch (isa) {
+    case KRN_CPU_ISA_AVX512: return krn_cpu_qdot_avx512(type);
     case KRN_CPU_ISA_AVX2: return krn_cpu_qdot_avx2(type);
     case KRN_CPU_ISA_SCALAR: return NULL;
     }

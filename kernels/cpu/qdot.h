@@ -9,7 +9,7 @@
  * every instruction set (docs/determinism.md, "Canonical arithmetic").
  *
  *     krn_cpu_qdot_fn f = krn_cpu_qdot(KRN_Q4_K, krn_cpu_isa_pick());
- *     if (f) f(row, xq, n_in / 32, n_rows, n_in / 32, dots);
+ *     if (f) f(rows, row_bytes, 8, xq, n_in / 32, n_rows, n_in / 32, dots);
  *     else   ... krn_unpack_row + krn_dot_q, the reference
  */
 #ifndef SB_KERNELS_CPU_QDOT_H
@@ -26,7 +26,8 @@
 /* Instruction sets, each a superset of the one before. */
 typedef enum krn_cpu_isa {
     KRN_CPU_ISA_SCALAR = 0, /* the reference: unpack, then krn_dot_q */
-    KRN_CPU_ISA_AVX2 = 1,   /* qdot_avx2.c (x86-64 with AVX2) */
+    KRN_CPU_ISA_AVX2 = 1,   /* qdot_avx2.c (x86-64 with AVX2 and F16C) */
+    KRN_CPU_ISA_AVX512 = 2, /* qdot_avx512.c (and AVX-512 VNNI, VL, BW) */
 } krn_cpu_isa;
 
 /* The best instruction set this CPU (and OS) runs. */
@@ -36,21 +37,27 @@ krn_cpu_isa krn_cpu_isa_best(void);
  * testing override, read at each call; a name above the best or unknown is
  * ignored). */
 krn_cpu_isa krn_cpu_isa_pick(void);
-/* "scalar", "avx2". */
+/* "scalar", "avx2", "avx512vnni". */
 const char *krn_cpu_isa_name(krn_cpu_isa isa);
 
-/* dots[r] = krn_dot_q(weight row w, activation row r) for r < n_rows, where
- * w is one row of ggml blocks (nb * 32 weights) and row r's nb quantized
- * blocks start at x + r * x_stride (in blocks). n_rows <= KRN_MAX_ROWS. */
-typedef void (*krn_cpu_qdot_fn)(const uint8_t *w, const krn_act_block *x,
-                                int64_t x_stride, int n_rows, int64_t nb,
-                                float *dots);
+/* Weight rows of a kernel's tile. */
+enum { KRN_CPU_TILE = 8 };
+
+/* A tile: dots[r * KRN_CPU_TILE + i] = krn_dot_q(weight row i, activation
+ * row r) for i < n_out (1..KRN_CPU_TILE) and r < n_rows (1..KRN_MAX_ROWS).
+ * Weight row i is nb ggml blocks (nb * 32 weights) at w + i * row_bytes;
+ * activation row r's nb quantized blocks start at x + r * x_stride (in
+ * blocks). Entries i >= n_out are written with unspecified values. */
+typedef void (*krn_cpu_qdot_fn)(const uint8_t *w, uint64_t row_bytes, int n_out,
+                                const krn_act_block *x, int64_t x_stride,
+                                int n_rows, int64_t nb, float *dots);
 
 /* The fused kernel for type on isa, or NULL when there is none (the
  * scalar isa, a float type, or a type without a fused kernel: Q4_1 and
  * Q5_1 run the reference). */
 krn_cpu_qdot_fn krn_cpu_qdot(krn_type type, krn_cpu_isa isa);
-/* qdot_avx2.c's table (NULL off x86-64). */
+/* qdot_avx2.c's and qdot_avx512.c's tables (NULL off x86-64). */
 krn_cpu_qdot_fn krn_cpu_qdot_avx2(krn_type type);
+krn_cpu_qdot_fn krn_cpu_qdot_avx512(krn_type type);
 
 #endif /* SB_KERNELS_CPU_QDOT_H */

@@ -105,25 +105,30 @@ static krn_act_block *act_rows(krn_type t, int64_t nb, int64_t xs, int n_rows,
     return x;
 }
 
-/* The fused kernel of t on isa against the reference, for every row. */
-static void check_rows(krn_type t, krn_cpu_isa isa, const uint8_t *w,
-                       const krn_act_block *x, int64_t xs, int n_rows,
-                       int64_t nb) {
+/* The fused kernel of t on isa against the reference, for a tile of the
+ * first n_out weight rows (row_bytes apart) and every activation row. */
+static void check_tile(krn_type t, krn_cpu_isa isa, const uint8_t *w,
+                       uint64_t row_bytes, int n_out, const krn_act_block *x,
+                       int64_t xs, int n_rows, int64_t nb) {
     const krn_cpu_qdot_fn f = krn_cpu_qdot(t, isa);
     assert_non_null(f);
     krn_wblock *wb = xmalloc(sizeof *wb * (size_t)nb);
-    krn_unpack_row(t, w, wb, nb * 32);
-    float dots[KRN_MAX_ROWS];
+    static float dots[KRN_MAX_ROWS * KRN_CPU_TILE];
     memset(dots, 0xA5, sizeof dots);
-    f(w, x, xs, n_rows, nb, dots);
-    for (int r = 0; r < n_rows; r++) {
-        const float want = krn_dot_q(wb, x + r * xs, nb, t);
-        if (f32_bits(dots[r]) != f32_bits(want))
-            fail_msg("%s on %s, %lld blocks, row %d of %d: got %a (0x%08x), "
-                     "reference %a (0x%08x)", krn_type_name(t),
-                     krn_cpu_isa_name(isa), (long long)nb, r, n_rows,
-                     (double)dots[r], (unsigned)f32_bits(dots[r]),
-                     (double)want, (unsigned)f32_bits(want));
+    f(w, row_bytes, n_out, x, xs, n_rows, nb, dots);
+    for (int i = 0; i < n_out; i++) {
+        krn_unpack_row(t, w + (uint64_t)i * row_bytes, wb, nb * 32);
+        for (int r = 0; r < n_rows; r++) {
+            const float got = dots[r * KRN_CPU_TILE + i];
+            const float want = krn_dot_q(wb, x + r * xs, nb, t);
+            if (f32_bits(got) != f32_bits(want))
+                fail_msg("%s on %s, %lld blocks, weight row %d of %d, "
+                         "activation row %d of %d: got %a (0x%08x), reference "
+                         "%a (0x%08x)", krn_type_name(t), krn_cpu_isa_name(isa),
+                         (long long)nb, i, n_out, r, n_rows, (double)got,
+                         (unsigned)f32_bits(got), (double)want,
+                         (unsigned)f32_bits(want));
+        }
     }
     free(wb);
 }
@@ -140,12 +145,15 @@ static void check_type(krn_type t, krn_cpu_isa isa, fill f) {
                         : (int)(sizeof NB_LEGACY / sizeof *NB_LEGACY);
     for (int i = 0; i < n_nb; i++) {
         const int64_t nb = nbs[i], xs = nb + 3; /* a stride wider than a row */
-        for (uint64_t seed = 1; seed <= 3; seed++) {
-            uint8_t *w = weight_row(t, nb, seed * 131 + (uint64_t)t, f);
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            /* 8 weight rows, each random (or all 0x00 / 0xFF) */
+            uint64_t rb = 0;
+            assert_true(krn_row_bytes(t, nb * 32, &rb));
+            uint8_t *w = weight_row(t, nb * KRN_CPU_TILE, seed * 131 + (uint64_t)t, f);
             krn_act_block *x = act_rows(t, nb, xs, KRN_MAX_ROWS, seed);
-            static const int ROWS[] = {1, 2, 5, 64};
+            static const int ROWS[] = {1, 2, 5, 64}, OUTS[] = {8, 1, 3, 7};
             for (int k = 0; k < 4; k++)
-                check_rows(t, isa, w, x, xs, ROWS[k], nb);
+                check_tile(t, isa, w, rb, OUTS[k], x, xs, ROWS[k], nb);
             free(w);
             free(x);
         }
@@ -172,11 +180,18 @@ static void test_isa_choice(void **state) {
     printf("# this CPU runs: %s\n", krn_cpu_isa_name(best));
 #if KRN_CPU_HAVE_X86
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2"))
+    if (__builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512bw"))
+        assert_int_equal(best, KRN_CPU_ISA_AVX512);
+    else if (__builtin_cpu_supports("avx2"))
         assert_int_equal(best, KRN_CPU_ISA_AVX2);
 #endif
     assert_int_equal(setenv("SB_CPU_ISA", "scalar", 1), 0);
     assert_int_equal(krn_cpu_isa_pick(), KRN_CPU_ISA_SCALAR);
+    if (best >= KRN_CPU_ISA_AVX2) {
+        assert_int_equal(setenv("SB_CPU_ISA", "avx2", 1), 0);
+        assert_int_equal(krn_cpu_isa_pick(), KRN_CPU_ISA_AVX2);
+    }
     assert_int_equal(setenv("SB_CPU_ISA", "no-such-isa", 1), 0);
     assert_int_equal(krn_cpu_isa_pick(), best);
     assert_int_equal(unsetenv("SB_CPU_ISA"), 0);

@@ -1,0 +1,432 @@
+/*
+ * qdot_tile.h — private to kernels/cpu/: the fused quantized dot kernels,
+ * written once and compiled once per instruction set by qdot_avx2.c and
+ * qdot_avx512.c (each defines KRN__T, the target attribute, and KRN__VNNI
+ * before including this file; nothing else includes it).
+ *
+ * A kernel computes a tile: up to 8 weight rows (output features) against
+ * 1..64 activation rows. Weight block b of the 8 rows is decoded once
+ * (codes as bytes, integer multipliers, d and dmin), then every activation
+ * row runs against it; so a verify or prefill step of 64 rows streams the
+ * weights once, like a 1-row step. The 8 weight rows are the 8 lanes of
+ * the float vectors: lane i holds output i's group value, chunk partial
+ * and dot, and those are added lane by lane in exactly the canonical
+ * order of kernels.h §2 (each chunk's partial from 0 in group order, then
+ * the dot from 0 in chunk order).
+ *
+ * Exactness (docs/determinism.md, "Canonical arithmetic"):
+ * - The integers I, A, B are exact whatever the instruction order.
+ *   vpmaddubsw (unsigned byte × signed byte, pairs summed into int16)
+ *   saturates, so every pair sum it forms is bounded below 2^15: signed
+ *   codes (Q8_0 and Q6_K on AVX2) go in as |w| with the sign moved onto x
+ *   (vpsignb), so a pair is at most 2·128·127 = 32512; unsigned codes
+ *   (Q4_0 and Q5_0 before their offset, Q4_K, Q5_K) at most 2·31·127.
+ *   vpdpbusd (VNNI) sums four products into int32 without saturating, so
+ *   there Q8_0 goes in as w + 128 (0..255) less 128·s. Σ(c − off)·x =
+ *   Σc·x − off·s exactly, s being the activation block's code sum. All
+ *   int32 sums stay below 2^29 (canon.c's bound).
+ * - The float work is the canonical expression, one IEEE operation each:
+ *   (float)I is vcvtdq2ps (round to nearest, as C's conversion), halves
+ *   are widened exactly by vcvtph2ps (as krn__half_to_float), products
+ *   and sums are single vmulps/vaddps. The build has -ffp-contract=off and
+ *   the targets do not enable FMA, so nothing is fused.
+ * tests/kernels/test_qdot.c checks every kernel against krn_unpack_row +
+ * krn_dot_q bit for bit on random blocks, every tile width and row count.
+ */
+
+#include <immintrin.h>
+
+#include "../quant_layout.h"
+
+enum { KRN__W = KRN_CPU_TILE }; /* weight rows of a tile: the float lanes */
+
+/* ---- shared pieces --------------------------------------------------------- */
+
+KRN__T static inline __m256i krn__ld(const void *p) {
+    return _mm256_loadu_si256((const __m256i *)p);
+}
+
+/* Lane k of the result is the sum of the 8 int32 lanes of a[k]: two rounds
+ * of pairwise adds within 128-bit halves, then the halves added. */
+KRN__T static inline __m256i krn__sum8(const __m256i a[8]) {
+    const __m256i s0 = _mm256_hadd_epi32(_mm256_hadd_epi32(a[0], a[1]),
+                                         _mm256_hadd_epi32(a[2], a[3]));
+    const __m256i s1 = _mm256_hadd_epi32(_mm256_hadd_epi32(a[4], a[5]),
+                                         _mm256_hadd_epi32(a[6], a[7]));
+    return _mm256_add_epi32(_mm256_permute2x128_si256(s0, s1, 0x20),
+                            _mm256_permute2x128_si256(s0, s1, 0x31));
+}
+
+/* 8 int32 partial sums of Σ u·s over 32 bytes, u unsigned, s signed. */
+KRN__T static inline __m256i krn__dot_us(__m256i u, __m256i s) {
+#if KRN__VNNI
+    return _mm256_dpbusd_epi32(_mm256_setzero_si256(), u, s);
+#else
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
+#endif
+}
+
+/* 32 bytes of 4-bit codes: the low nibbles of 16 bytes, then the high. */
+KRN__T static inline __m256i krn__nibbles16(const uint8_t *qs) {
+    const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)qs);
+    const __m256i both = _mm256_inserti128_si256(_mm256_castsi128_si256(b),
+                                                 _mm_srli_epi16(b, 4), 1);
+    return _mm256_and_si256(both, _mm256_set1_epi8(0x0F));
+}
+
+/* c | 0x10 in the bytes i whose bit i of the little-endian u32 at qh is
+ * set (Q5_0's fifth bit). */
+KRN__T static inline __m256i krn__or_bits32(__m256i c, const uint8_t *qh) {
+#if KRN__VNNI
+    const __mmask32 k = (__mmask32)krn__rd32(qh);
+    return _mm256_mask_add_epi8(c, k, c, _mm256_set1_epi8(0x10));
+#else
+    /* byte i picks byte i/8 of the word, keeps bit i%8; a compare turns a
+     * kept bit into 0xFF */
+    const __m256i v = _mm256_set1_epi32((int32_t)krn__rd32(qh));
+    const __m256i pick = _mm256_setr_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+        2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+    const __m256i bit = _mm256_set1_epi64x((int64_t)0x8040201008040201ull);
+    const __m256i b = _mm256_and_si256(_mm256_shuffle_epi8(v, pick), bit);
+    const __m256i set = _mm256_cmpeq_epi8(b, bit);
+    return _mm256_or_si256(c, _mm256_and_si256(set, _mm256_set1_epi8(0x10)));
+#endif
+}
+
+/* The halves at row[i] + at, i < 8, as floats (exact). */
+KRN__T static inline __m256 krn__halves8(const uint8_t *const row[8], int64_t at) {
+    const __m128i h = _mm_setr_epi16(
+        (short)krn__rd16(row[0] + at), (short)krn__rd16(row[1] + at),
+        (short)krn__rd16(row[2] + at), (short)krn__rd16(row[3] + at),
+        (short)krn__rd16(row[4] + at), (short)krn__rd16(row[5] + at),
+        (short)krn__rd16(row[6] + at), (short)krn__rd16(row[7] + at));
+    return _mm256_cvtph_ps(h);
+}
+
+/* Software prefetch of the next tile (the 8 rows after this tile's, one
+ * contiguous run of 8 * row_bytes) spread over this tile's n_steps block
+ * steps: step k asks for its share of the lines. A 1-row step is bound by
+ * the weights' memory stream, and the hardware prefetchers, seeing 8
+ * short strided streams per tile, fetch too little ahead; a prefetch past
+ * the matrix's end is harmless (it never faults). */
+KRN__T static inline void krn__prefetch_next(const uint8_t *w, uint64_t rb,
+                                             int64_t k, int64_t n_steps) {
+    const uint64_t lines = (KRN__W * rb + 63) / 64;
+    const uint64_t per = (lines + (uint64_t)n_steps - 1) / (uint64_t)n_steps;
+    const uint8_t *next = w + KRN__W * rb;
+    for (uint64_t l = (uint64_t)k * per; l < ((uint64_t)k + 1) * per && l < lines; l++)
+        _mm_prefetch((const char *)(next + 64 * l), _MM_HINT_T0);
+}
+
+/* Per activation row, the running chunk partials and dots of the tile's 8
+ * outputs (lane i: output i). */
+typedef struct krn__acc {
+    __m256 part[KRN_MAX_ROWS];
+    __m256 dot[KRN_MAX_ROWS];
+} krn__acc;
+
+KRN__T static inline void krn__acc_init(krn__acc *a, int nr) {
+    for (int r = 0; r < nr; r++) a->part[r] = a->dot[r] = _mm256_setzero_ps();
+}
+
+/* part += v; at a chunk's end, dot += part and part restarts from 0. */
+KRN__T static inline void krn__acc_add(krn__acc *a, int r, __m256 v, bool end) {
+    a->part[r] = _mm256_add_ps(a->part[r], v);
+    if (end) {
+        a->dot[r] = _mm256_add_ps(a->dot[r], a->part[r]);
+        a->part[r] = _mm256_setzero_ps();
+    }
+}
+
+KRN__T static inline void krn__acc_store(const krn__acc *a, int nr, float *dots) {
+    for (int r = 0; r < nr; r++) _mm256_storeu_ps(dots + r * KRN__W, a->dot[r]);
+}
+
+/* ---- legacy types (G = 32: one block is one group) ------------------------ */
+
+/* Block b of the tile's 8 weight rows. */
+typedef struct krn__ltile {
+    __m256i c[KRN__W];  /* unsigned codes (or |w| for AVX2's Q8_0) */
+    __m256i w[KRN__W];  /* AVX2's Q8_0: the signed codes, whose sign moves onto x */
+    __m256 d;           /* the rows' d */
+} krn__ltile;
+
+typedef struct krn__ltype {
+    int64_t bytes;      /* of a block */
+    int off;            /* subtracted from the unsigned codes */
+    bool sign;          /* w holds signs to move onto x */
+} krn__ltype;
+
+KRN__T static inline void krn__dec_q4_0(const uint8_t *b, krn__ltile *t, int i) {
+    t->c[i] = krn__nibbles16(b + KRN__Q4_0_QS);
+}
+
+KRN__T static inline void krn__dec_q5_0(const uint8_t *b, krn__ltile *t, int i) {
+    t->c[i] = krn__or_bits32(krn__nibbles16(b + KRN__Q5_0_QS), b + KRN__Q5_0_QH);
+}
+
+KRN__T static inline void krn__dec_q8_0(const uint8_t *b, krn__ltile *t, int i) {
+    const __m256i w = krn__ld(b + KRN__Q8_0_QS);
+#if KRN__VNNI
+    t->c[i] = _mm256_xor_si256(w, _mm256_set1_epi8((char)0x80)); /* w + 128 */
+#else
+    t->w[i] = w;
+    t->c[i] = _mm256_abs_epi8(w);
+#endif
+}
+
+/* Q8_0's description on this instruction set. */
+static const krn__ltype KRN__Q8_0_T = {34, KRN__VNNI ? 128 : 0, !KRN__VNNI};
+
+/* Activation block xb against the tile: lane i gets
+ * v_i = dx · (0 + d_i · (float)I_i), the canonical group value. */
+KRN__T static inline __m256 krn__leg_value(const krn__ltile *t, krn__ltype ty,
+                                           const krn_act_block *xb) {
+    const __m256i xq = krn__ld(xb->q);
+    __m256i acc[KRN__W];
+    for (int i = 0; i < KRN__W; i++)
+        acc[i] = krn__dot_us(t->c[i], ty.sign ? _mm256_sign_epi8(xq, t->w[i]) : xq);
+    __m256i v = krn__sum8(acc);
+    if (ty.off) v = _mm256_sub_epi32(v, _mm256_set1_epi32(ty.off * xb->sum));
+    const __m256 u = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(v));
+    const __m256 w = _mm256_add_ps(_mm256_setzero_ps(), u);
+    return _mm256_mul_ps(_mm256_set1_ps(xb->d), w);
+}
+
+typedef void (*krn__leg_dec)(const uint8_t *b, krn__ltile *t, int i);
+
+/* The tile loop of a legacy type. Rows i >= n_out repeat the last row (their
+ * lanes are computed and dropped). always_inline so that each type's copy
+ * calls its decoder directly. */
+KRN__T static inline __attribute__((always_inline)) void
+krn__leg_tile(krn__leg_dec dec, krn__ltype ty, const uint8_t *w, uint64_t rb,
+              int n_out, const krn_act_block *x, int64_t xs, int nr, int64_t nb,
+              float *dots) {
+    const int64_t len = krn_chunk_len(nb);
+    const uint8_t *row[KRN__W];
+    for (int i = 0; i < KRN__W; i++)
+        row[i] = w + (uint64_t)(i < n_out ? i : n_out - 1) * rb;
+    krn__acc a;
+    krn__ltile t;
+    krn__acc_init(&a, nr);
+    for (int64_t b = 0; b < nb; b++) {
+        const int64_t at = b * ty.bytes;
+        krn__prefetch_next(w, rb, b, nb);
+        for (int i = 0; i < KRN__W; i++) dec(row[i] + at, &t, i);
+        t.d = krn__halves8(row, at);
+        const bool end = (b + 1) % len == 0 || b + 1 == nb;
+        for (int r = 0; r < nr; r++)
+            krn__acc_add(&a, r, krn__leg_value(&t, ty, x + r * xs + b), end);
+    }
+    krn__acc_store(&a, nr, dots);
+}
+
+#define KRN__LEG_KERNEL(name, dec, ty)                                          \
+    KRN__T static void name(const uint8_t *w, uint64_t rb, int n_out,          \
+                            const krn_act_block *x, int64_t xs, int nr,        \
+                            int64_t nb, float *dots) {                         \
+        krn__leg_tile(dec, ty, w, rb, n_out, x, xs, nr, nb, dots);             \
+    }
+
+KRN__LEG_KERNEL(krn__tile_q4_0, krn__dec_q4_0, ((krn__ltype){18, 8, false}))
+KRN__LEG_KERNEL(krn__tile_q5_0, krn__dec_q5_0, ((krn__ltype){22, 16, false}))
+KRN__LEG_KERNEL(krn__tile_q8_0, krn__dec_q8_0, KRN__Q8_0_T)
+
+/* ---- K-quants (G = 256: one super-block is one group) --------------------- */
+
+/* One weight row's super-block. */
+typedef struct krn__ksb {
+    __m256i q[8];     /* per 32-block: unsigned codes (Q4_K, Q5_K) or |w| (Q6_K) */
+    __m256i w[8];     /* Q6_K: the signed codes w = c - 32 */
+    __m256i sc[8];    /* int16 multiplier of each element pair */
+    uint8_t mn[8];    /* Q4_K/Q5_K: the 6-bit mins m_j */
+    uint16_t d, dmin; /* halves */
+} krn__ksb;
+
+/* Q4_K/Q5_K scales and mins: sub-block j's sc_j multiplies all its pairs. */
+KRN__T static inline void krn__dec_k_scales(const uint8_t *b, krn__ksb *s) {
+    s->d = krn__rd16(b);
+    s->dmin = krn__rd16(b + KRN__QK_DMIN);
+    for (int j = 0; j < 8; j++) {
+        uint8_t sc;
+        krn__k_scale_min(b + KRN__QK_SCALES, j, &sc, &s->mn[j]);
+        s->sc[j] = _mm256_set1_epi16(sc);
+    }
+}
+
+/* Blocks 2p and 2p+1 are the low and high nibbles of qs[32p .. 32p+31]. */
+KRN__T static inline void krn__k4_codes(const uint8_t *qs, krn__ksb *s) {
+    const __m256i m = _mm256_set1_epi8(0x0F);
+    for (int p = 0; p < 4; p++) {
+        const __m256i q = krn__ld(qs + 32 * p);
+        s->q[2 * p] = _mm256_and_si256(q, m);
+        s->q[2 * p + 1] = _mm256_and_si256(_mm256_srli_epi16(q, 4), m);
+    }
+}
+
+KRN__T static inline void krn__dec_q4_k(const uint8_t *b, krn__ksb *s) {
+    krn__dec_k_scales(b, s);
+    krn__k4_codes(b + KRN__Q4_K_QS, s);
+}
+
+/* As Q4_K, plus 16 where bit j of qh[l] is set (element l of block j). */
+KRN__T static inline void krn__dec_q5_k(const uint8_t *b, krn__ksb *s) {
+    krn__dec_k_scales(b, s);
+    krn__k4_codes(b + KRN__Q5_K_QS, s);
+    const __m256i qh = krn__ld(b + KRN__Q5_K_QH), h16 = _mm256_set1_epi8(0x10);
+    for (int j = 0; j < 8; j++) {
+        const __m256i bit = _mm256_set1_epi8((char)(1 << j));
+        const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(qh, bit), bit);
+        s->q[j] = _mm256_or_si256(s->q[j], _mm256_and_si256(set, h16));
+    }
+}
+
+/* Q6_K (layout in quant_layout.h): in half h, block 4h+k takes its low 4
+ * bits from ql[64h + 32(k&1) + l] (low nibble for k < 2) and bits 2k..2k+1
+ * of qh[32h + l] as bits 4..5, moved with 16-bit shifts and a mask that
+ * drops whatever crossed a byte. Multipliers: sc[2j] for the pairs of
+ * elements 0..15 (the low 128 bits), sc[2j+1] for 16..31. */
+KRN__T static inline void krn__dec_q6_k(const uint8_t *b, krn__ksb *s) {
+    const int8_t *sc = (const int8_t *)(b + KRN__Q6_K_SCALES);
+    s->d = krn__rd16(b + KRN__Q6_K_D);
+    s->dmin = 0;
+    const __m256i m4 = _mm256_set1_epi8(0x0F), m2 = _mm256_set1_epi8(0x30);
+    for (int h = 0; h < 2; h++) {
+        const __m256i a = krn__ld(b + 64 * h), c = krn__ld(b + 64 * h + 32);
+        const __m256i qh = krn__ld(b + KRN__Q6_K_QH + 32 * h);
+        __m256i q[4];
+        q[0] = _mm256_or_si256(_mm256_and_si256(a, m4),
+                               _mm256_and_si256(_mm256_slli_epi16(qh, 4), m2));
+        q[1] = _mm256_or_si256(_mm256_and_si256(c, m4),
+                               _mm256_and_si256(_mm256_slli_epi16(qh, 2), m2));
+        q[2] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(a, 4), m4),
+                               _mm256_and_si256(qh, m2));
+        q[3] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(c, 4), m4),
+                               _mm256_and_si256(_mm256_srli_epi16(qh, 2), m2));
+        for (int k = 0; k < 4; k++) {
+            const int j = 4 * h + k;
+            s->w[j] = _mm256_sub_epi8(q[k], _mm256_set1_epi8(32));
+            s->q[j] = _mm256_abs_epi8(s->w[j]);
+            s->sc[j] = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(_mm_set1_epi16(sc[2 * j])),
+                _mm_set1_epi16(sc[2 * j + 1]), 1);
+        }
+    }
+}
+
+/* Super-block g of the tile's 8 weight rows. */
+typedef struct krn__ktile {
+    krn__ksb row[KRN__W];
+    __m256i mn[4];    /* lane i: int16 pair (m_i,2k, m_i,2k+1) for B */
+    __m256 d, dmin;   /* lane i: row i's */
+} krn__ktile;
+
+/* The float lanes and B's multiplier pairs from the decoded rows. */
+KRN__T static inline void krn__ktile_finish(krn__ktile *t) {
+    uint16_t d[KRN__W], dm[KRN__W];
+    for (int i = 0; i < KRN__W; i++) {
+        d[i] = t->row[i].d;
+        dm[i] = t->row[i].dmin;
+    }
+    t->d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)d));
+    t->dmin = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)dm));
+    for (int k = 0; k < 4; k++) {
+        int32_t p[KRN__W];
+        for (int i = 0; i < KRN__W; i++)
+            p[i] = t->row[i].mn[2 * k] | (t->row[i].mn[2 * k + 1] << 16);
+        t->mn[k] = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    }
+}
+
+/* A of the 8 rows against the 8 activation blocks x (lane i: row i):
+ * Σ_j Σ_pairs sc·(products), Q6_K's signs moved onto x. */
+KRN__T static inline __m256i krn__k_a(const krn__ktile *t, bool sign,
+                                      const krn_act_block *x) {
+    __m256i acc[KRN__W];
+    for (int i = 0; i < KRN__W; i++) acc[i] = _mm256_setzero_si256();
+    for (int j = 0; j < 8; j++) {
+        const __m256i xq = krn__ld(x[j].q);
+        for (int i = 0; i < KRN__W; i++) {
+            const krn__ksb *s = &t->row[i];
+            const __m256i xs = sign ? _mm256_sign_epi8(xq, s->w[j]) : xq;
+            const __m256i p = _mm256_maddubs_epi16(s->q[j], xs);
+            acc[i] = _mm256_add_epi32(acc[i], _mm256_madd_epi16(p, s->sc[j]));
+        }
+    }
+    return krn__sum8(acc);
+}
+
+/* B = Σ_j m_j·s_j per lane: the code sums of x as int16 pairs (|s| <=
+ * 32·127 fits), times the rows' min pairs. */
+KRN__T static inline __m256i krn__k_b(const krn__ktile *t, const krn_act_block *x) {
+    __m256i b = _mm256_setzero_si256();
+    for (int k = 0; k < 4; k++) {
+        const int32_t pair = (int32_t)(uint16_t)(int16_t)x[2 * k].sum |
+                             (int32_t)((uint32_t)(uint16_t)(int16_t)x[2 * k + 1].sum << 16);
+        b = _mm256_add_epi32(b, _mm256_madd_epi16(t->mn[k], _mm256_set1_epi32(pair)));
+    }
+    return b;
+}
+
+/* Q4_K/Q5_K: v = dx · ((d · (float)A) − (dmin · (float)B)). */
+KRN__T static inline __m256 krn__val_k45(const krn__ktile *t, const krn_act_block *x) {
+    __m256 v = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(krn__k_a(t, false, x)));
+    v = _mm256_sub_ps(v, _mm256_mul_ps(t->dmin, _mm256_cvtepi32_ps(krn__k_b(t, x))));
+    return _mm256_mul_ps(_mm256_set1_ps(x[0].d), v);
+}
+
+/* Q6_K: v = dx · (d · (float)A). */
+KRN__T static inline __m256 krn__val_q6_k(const krn__ktile *t, const krn_act_block *x) {
+    const __m256 v = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(krn__k_a(t, true, x)));
+    return _mm256_mul_ps(_mm256_set1_ps(x[0].d), v);
+}
+
+typedef void (*krn__k_dec)(const uint8_t *b, krn__ksb *s);
+typedef __m256 (*krn__k_val)(const krn__ktile *t, const krn_act_block *x);
+
+/* The tile loop of a K-quant: super-block g of the 8 rows is decoded once,
+ * then each activation row adds its group values to its chunk partials. */
+KRN__T static inline __attribute__((always_inline)) void
+krn__k_tile(krn__k_dec dec, krn__k_val val, int64_t bytes, const uint8_t *w,
+            uint64_t rb, int n_out, const krn_act_block *x, int64_t xs, int nr,
+            int64_t nb, float *dots) {
+    const int64_t ng = nb / 8, len = krn_chunk_len(ng);
+    krn__acc a;
+    krn__ktile t;
+    krn__acc_init(&a, nr);
+    for (int64_t g = 0; g < ng; g++) {
+        krn__prefetch_next(w, rb, g, ng);
+        for (int i = 0; i < KRN__W; i++)
+            dec(w + (uint64_t)(i < n_out ? i : n_out - 1) * rb + g * bytes, &t.row[i]);
+        krn__ktile_finish(&t);
+        const bool end = (g + 1) % len == 0 || g + 1 == ng;
+        for (int r = 0; r < nr; r++)
+            krn__acc_add(&a, r, val(&t, x + r * xs + g * 8), end);
+    }
+    krn__acc_store(&a, nr, dots);
+}
+
+#define KRN__K_KERNEL(name, dec, val, bytes)                                    \
+    KRN__T static void name(const uint8_t *w, uint64_t rb, int n_out,          \
+                            const krn_act_block *x, int64_t xs, int nr,        \
+                            int64_t nb, float *dots) {                         \
+        krn__k_tile(dec, val, bytes, w, rb, n_out, x, xs, nr, nb, dots);       \
+    }
+
+KRN__K_KERNEL(krn__tile_q4_k, krn__dec_q4_k, krn__val_k45, 144)
+KRN__K_KERNEL(krn__tile_q5_k, krn__dec_q5_k, krn__val_k45, 176)
+KRN__K_KERNEL(krn__tile_q6_k, krn__dec_q6_k, krn__val_q6_k, 210)
+
+/* The kernel of type, or NULL. */
+static krn_cpu_qdot_fn krn__tile_for(krn_type type) {
+    switch (type) {
+    case KRN_Q4_0: return krn__tile_q4_0;
+    case KRN_Q5_0: return krn__tile_q5_0;
+    case KRN_Q8_0: return krn__tile_q8_0;
+    case KRN_Q4_K: return krn__tile_q4_k;
+    case KRN_Q5_K: return krn__tile_q5_k;
+    case KRN_Q6_K: return krn__tile_q6_k;
+    default: return NULL;
+    }
+}
