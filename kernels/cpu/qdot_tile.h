@@ -291,6 +291,7 @@ KRN__T static inline void krn__dec_q6_k(const uint8_t *b, krn__ksb *s) {
     const int8_t *sc = (const int8_t *)(b + KRN__Q6_K_SCALES);
     s->d = krn__rd16(b + KRN__Q6_K_D);
     s->dmin = 0;
+    memset(s->mn, 0, sizeof s->mn); /* no mins; read by krn__ktile_finish */
     const __m256i m4 = _mm256_set1_epi8(0x0F), m2 = _mm256_set1_epi8(0x30);
     for (int h = 0; h < 2; h++) {
         const __m256i a = krn__ld(b + 64 * h), c = krn__ld(b + 64 * h + 32);
