@@ -16,8 +16,9 @@
  *     x = x + Wdown·(silu(Wgate·h) * (Wup·h))        ffn.c
  *   logits = Woutput·rmsnorm(x, output_norm)
  *
- * Each stage is one parallel run of the pool: row-wise stages split rows,
- * matmuls split output features, attention splits (row, head) pairs. Every
+ * Each stage is one parallel run of the pool: row-wise stages split rows
+ * (a 1-row step runs them on the calling thread), matmuls split output
+ * features in whole tiles, attention splits (row, head) pairs. Every
  * row's K/V of a layer is written before any row attends, so rows of one
  * batch see each other (row r reads slots <= pos[r] only). Nothing a thread
  * computes depends on which thread it is or how many there are.
@@ -44,9 +45,16 @@ static void krn_cpu__rows_task(void *ctx, int tid, int nt) {
     for (int64_t r = lo; r < hi; r++) s->row_fn(s, (int)r);
 }
 
+/* A single row runs on the calling thread: the other threads would have
+ * nothing to do, and waking them and waiting for them (a pool round trip)
+ * costs more than the row's norm, RoPE or SwiGLU. Which thread computes a
+ * row never changes its bits. */
 static void krn_cpu__run_rows(krn_cpu__step *s, krn_cpu__row_fn fn) {
     s->row_fn = fn;
-    krn_cpu_pool_run(s->c->pool, krn_cpu__rows_task, s);
+    if (s->batch->n_rows == 1)
+        fn(s, 0);
+    else
+        krn_cpu_pool_run(s->c->pool, krn_cpu__rows_task, s);
 }
 
 static void krn_cpu__embed_row(const krn_cpu__step *s, int r) {

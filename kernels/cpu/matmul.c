@@ -78,8 +78,13 @@ void krn_cpu_matmul_task(void *ctx, int tid, int n_threads) {
     const krn_cpu_mm *mm = ctx;
     int64_t total = 0;
     for (int j = 0; j < mm->n_out; j++) total += mm->out[j].w->ne1;
+    /* Whole tiles per thread (the fused kernels compute KRN_CPU_TILE
+     * outputs at once); the last thread takes the remainder. */
+    const int64_t tiles = (total + KRN_CPU_TILE - 1) / KRN_CPU_TILE;
     int64_t lo, hi;
-    krn_cpu_split(total, tid, n_threads, &lo, &hi);
+    krn_cpu_split(tiles, tid, n_threads, &lo, &hi);
+    lo *= KRN_CPU_TILE;
+    hi = hi * KRN_CPU_TILE < total ? hi * KRN_CPU_TILE : total;
     krn_wblock *wb = mm->wbuf + (int64_t)tid * mm->wbuf_stride;
     float *fb = mm->fbuf + (int64_t)tid * mm->fbuf_stride;
     int64_t base = 0;

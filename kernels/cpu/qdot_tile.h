@@ -109,14 +109,20 @@ KRN__T static inline __m256 krn__halves8(const uint8_t *const row[8], int64_t at
  * steps: step k asks for its share of the lines. A 1-row step is bound by
  * the weights' memory stream, and the hardware prefetchers, seeing 8
  * short strided streams per tile, fetch too little ahead; a prefetch past
- * the matrix's end is harmless (it never faults). */
-KRN__T static inline void krn__prefetch_next(const uint8_t *w, uint64_t rb,
-                                             int64_t k, int64_t n_steps) {
+ * the matrix's end is harmless (it never faults). always_inline: as a
+ * function of its own, gcc finds it free of side effects and drops the
+ * calls. */
+KRN__T static inline __attribute__((always_inline)) void krn__prefetch_next(
+    const uint8_t *w, uint64_t rb, uint64_t k, uint64_t per) {
     const uint64_t lines = (KRN__W * rb + 63) / 64;
-    const uint64_t per = (lines + (uint64_t)n_steps - 1) / (uint64_t)n_steps;
     const uint8_t *next = w + KRN__W * rb;
-    for (uint64_t l = (uint64_t)k * per; l < ((uint64_t)k + 1) * per && l < lines; l++)
+    for (uint64_t l = k * per; l < (k + 1) * per && l < lines; l++)
         _mm_prefetch((const char *)(next + 64 * l), _MM_HINT_T0);
+}
+
+/* Lines of the next tile each of n_steps steps prefetches. */
+static inline uint64_t krn__prefetch_per(uint64_t rb, int64_t n_steps) {
+    return ((KRN__W * rb + 63) / 64 + (uint64_t)n_steps - 1) / (uint64_t)n_steps;
 }
 
 /* Per activation row, the running chunk partials and dots of the tile's 8
@@ -207,15 +213,18 @@ krn__leg_tile(krn__leg_dec dec, krn__ltype ty, const uint8_t *w, uint64_t rb,
     const uint8_t *row[KRN__W];
     for (int i = 0; i < KRN__W; i++)
         row[i] = w + (uint64_t)(i < n_out ? i : n_out - 1) * rb;
+    const uint64_t pf = krn__prefetch_per(rb, nb);
     krn__acc a;
     krn__ltile t;
     krn__acc_init(&a, nr);
+    int64_t left = len; /* blocks left in this chunk */
     for (int64_t b = 0; b < nb; b++) {
         const int64_t at = b * ty.bytes;
-        krn__prefetch_next(w, rb, b, nb);
+        krn__prefetch_next(w, rb, (uint64_t)b, pf);
         for (int i = 0; i < KRN__W; i++) dec(row[i] + at, &t, i);
         t.d = krn__halves8(row, at);
-        const bool end = (b + 1) % len == 0 || b + 1 == nb;
+        const bool end = --left == 0 || b + 1 == nb;
+        if (left == 0) left = len;
         for (int r = 0; r < nr; r++)
             krn__acc_add(&a, r, krn__leg_value(&t, ty, x + r * xs + b), end);
     }
@@ -393,15 +402,18 @@ krn__k_tile(krn__k_dec dec, krn__k_val val, int64_t bytes, const uint8_t *w,
             uint64_t rb, int n_out, const krn_act_block *x, int64_t xs, int nr,
             int64_t nb, float *dots) {
     const int64_t ng = nb / 8, len = krn_chunk_len(ng);
+    const uint64_t pf = krn__prefetch_per(rb, ng);
     krn__acc a;
     krn__ktile t;
     krn__acc_init(&a, nr);
+    int64_t left = len; /* groups left in this chunk */
     for (int64_t g = 0; g < ng; g++) {
-        krn__prefetch_next(w, rb, g, ng);
+        krn__prefetch_next(w, rb, (uint64_t)g, pf);
         for (int i = 0; i < KRN__W; i++)
             dec(w + (uint64_t)(i < n_out ? i : n_out - 1) * rb + g * bytes, &t.row[i]);
         krn__ktile_finish(&t);
-        const bool end = (g + 1) % len == 0 || g + 1 == ng;
+        const bool end = --left == 0 || g + 1 == ng;
+        if (left == 0) left = len;
         for (int r = 0; r < nr; r++)
             krn__acc_add(&a, r, val(&t, x + r * xs + g * 8), end);
     }
