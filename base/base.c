@@ -3,6 +3,7 @@
 #include <openssl/evp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 int sb_err_set(sb_err *err, const char *where, const char *fmt, ...) {
@@ -56,4 +57,55 @@ double sb_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- text for a terminal ---------------------------------------------------- */
+
+/* Length of the well-formed UTF-8 sequence at s (of n bytes), 0 when it is
+ * not one, with its code point in *cp. */
+static size_t sb__utf8_seq(const unsigned char *s, size_t n, uint32_t *cp) {
+    size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
+    if (len == 0 || len > n || s[0] > 0xf4) return 0;
+    uint32_t c = s[0] & (0x7fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80) return 0;
+        c = c << 6 | (s[i] & 0x3fu);
+    }
+    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (c < min[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return 0;
+    *cp = c;
+    return len;
+}
+
+/* Code points a terminal acts on or that reorder what it shows. */
+static bool sb__cp_unsafe(uint32_t cp) {
+    return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+           (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f;
+}
+
+size_t sb_escape_text(const char *s, size_t n, char *out, size_t cap) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t w = 0;
+    for (size_t i = 0; i < n;) {
+        char tmp[16];
+        size_t len = 1, k;
+        uint32_t cp = 0;
+        if (u[i] >= 0x20 && u[i] < 0x7f && u[i] != '\\')
+            k = (size_t)snprintf(tmp, sizeof tmp, "%c", u[i]);
+        else if (u[i] == '\\')
+            k = (size_t)snprintf(tmp, sizeof tmp, "\\\\");
+        else if (u[i] >= 0x80 && (len = sb__utf8_seq(u + i, n - i, &cp)) &&
+                 !sb__cp_unsafe(cp))
+            memcpy(tmp, u + i, k = len);
+        else if (len > 1)
+            k = (size_t)snprintf(tmp, sizeof tmp, "\\u{%04X}", (unsigned)cp);
+        else
+            k = (size_t)snprintf(tmp, sizeof tmp, "\\x%02X", u[i]), len = 1;
+        if (w + k + 1 > cap) break;
+        memcpy(out + w, tmp, k);
+        w += k;
+        i += len;
+    }
+    if (cap) out[w] = '\0';
+    return w;
 }

@@ -31,6 +31,17 @@ typedef struct sb_err {
 int sb_err_set(sb_err *err, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* ---- text for a terminal ------------------------------------------------ */
+
+/* Writes s[0..n) into out[cap] (always NUL-terminated, cap >= 1) so that it
+ * can be printed to a terminal without acting on it: control bytes (C0,
+ * DEL), C1 controls, bidirectional overrides, and bytes that are not UTF-8
+ * become \xHH (bidi: \u{HHHH}) and a backslash becomes \\; other UTF-8
+ * is kept. Stops at a character boundary when out is full. Returns the
+ * bytes written (without the NUL). For strings from untrusted files (a
+ * model's name) before they reach stdout. */
+size_t sb_escape_text(const char *s, size_t n, char *out, size_t cap);
+
 /* ---- checked arithmetic ------------------------------------------------ */
 
 /* Each returns false (and leaves *out unspecified) when the result would

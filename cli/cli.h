@@ -54,8 +54,25 @@ int cli_parse_int(const char *s, long lo, long hi, long *out);
 int cli_parse_u64(const char *s, uint64_t *out);
 int cli_parse_float(const char *s, double lo, double hi, float *out);
 
-/* Reads a whole file ("-" for stdin); caller frees *data. -1 with errno set. */
-int cli_read_file(const char *path, char **data, int64_t *len);
+/* Caps on the files sb reads whole (docs/limits.md). A prompt, a file to
+ * edit or a draft source: 16 MiB is millions of tokens, beyond any model's
+ * context, and --max-input raises it. Data files (a tokenizer.json, saved
+ * results): 1 GiB. Without a cap `-f /dev/zero` reads until memory ends. */
+#define CLI_INPUT_MAX ((int64_t)16 << 20)
+#define CLI_DATA_MAX ((int64_t)1 << 30)
+
+/* Reads a whole file ("-" for stdin) of at most max bytes; caller frees
+ * *data (NUL-terminated past *len). -1 with errno set: EISDIR for a
+ * directory, EFBIG past max, else what the system said. */
+int cli_read_file(const char *path, int64_t max, char **data, int64_t *len);
+/* Prints why cli_read_file failed, from errno: "sb <cmd>: cannot read <what>
+ * 'PATH': it is a directory" / "...: larger than the limit of N bytes
+ * (raise it with --max-input BYTES)" when hint_option, or strerror.
+ * Returns CLI_FAIL. */
+int cli_read_fail(const char *cmd, const char *what, const char *path,
+                  int64_t max, bool hint_option);
+/* Parses --max-input's BYTES (1..2^40); CLI_OK or a usage exit. */
+int cli_opt_max_input(const char *cmd, const char *arg, int64_t *out);
 
 /* The model a command runs: `given` (its -m) when not NULL, else the
  * default model (eng_default_model_path) written into buf[cap]. NULL after

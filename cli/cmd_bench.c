@@ -187,8 +187,8 @@ static int cli__bench_model_name(const cli_bench_opts *o, const char *shape,
     }
     char *json = NULL, hex[65];
     int64_t len = 0;
-    if (cli_read_file(o->vocab, &json, &len))
-        return cli_fail("bench", "cannot read --vocab '%s': %m", o->vocab);
+    if (cli_read_file(o->vocab, CLI_DATA_MAX, &json, &len))
+        return cli_read_fail("bench", "--vocab", o->vocab, CLI_DATA_MAX, false);
     sb_sha256_hex(json, (size_t)len, hex);
     free(json);
     snprintf(name, cap, "synthetic-%s-q4_k_m-seed1-vocab-%.12s.gguf", shape, hex);
@@ -371,8 +371,8 @@ static int cli__bench_results(const char *path, const cli_bench_view *v,
     sb_err err = {0};
     int rc = CLI_FAIL;
     const char *device = v->meta->device;
-    if (cli_read_file(path, &old, &old_len) && errno != ENOENT)
-        cli_fail("bench", "cannot read '%s': %m", path);
+    if (cli_read_file(path, CLI_DATA_MAX, &old, &old_len) && errno != ENOENT)
+        cli_read_fail("bench", "the results file", path, CLI_DATA_MAX, false);
     else if (!(section = bench_results_section(v->meta, v->engine, v->res,
                                                v->n, &v->totals, plots)))
         cli_fail("bench", "out of memory for the results section");
@@ -445,9 +445,9 @@ static int cli__bench_report_run(const cli_bench_run *run) {
 static int cli__bench_from_json(const cli_bench_opts *o) {
     char *text = NULL;
     int64_t len = 0;
-    if (cli_read_file(o->from_json, &text, &len))
-        return cli_fail("bench", "cannot read --from-json '%s': %m",
-                        o->from_json);
+    if (cli_read_file(o->from_json, CLI_DATA_MAX, &text, &len))
+        return cli_read_fail("bench", "--from-json", o->from_json,
+                             CLI_DATA_MAX, false);
     bench_saved saved;
     sb_err err = {0};
     int rc = bench_saved_load(text, (size_t)len, &saved, &err);

@@ -256,10 +256,11 @@ static int cli__sim_file(const cli_sim_opts *o, const eng_model *m,
     char *input = NULL, *expected = NULL;
     int64_t n_in = 0, n_exp = 0;
     int rc = CLI_FAIL;
-    if (cli_read_file(o->input, &input, &n_in))
-        cli_fail("draftsim", "cannot read '%s': %m", o->input);
-    else if (cli_read_file(o->expected, &expected, &n_exp))
-        cli_fail("draftsim", "cannot read '%s': %m", o->expected);
+    if (cli_read_file(o->input, CLI_INPUT_MAX, &input, &n_in))
+        cli_read_fail("draftsim", "the input", o->input, CLI_INPUT_MAX, false);
+    else if (cli_read_file(o->expected, CLI_INPUT_MAX, &expected, &n_exp))
+        cli_read_fail("draftsim", "the expected file", o->expected,
+                      CLI_INPUT_MAX, false);
     else {
         edit_request rq = {.file = input, .file_len = n_in,
                            .instruction = o->instruction,

@@ -31,6 +31,8 @@ static const char *cli__edit_help =
     "      --warmup FILE      take a warm-up table's launch configuration (no\n"
     "                         measuring) after checking its fingerprint (sb\n"
     "                         warmup); never changes output\n"
+    "      --max-input BYTES  refuse a file larger than this (default\n"
+    "                         16777216, 16 MiB)\n"
     "Prints the edited file on stdout and one line on stderr: prompt and\n"
     "output tokens, stop reason, tok/s, steps, tokens per step, drafts and\n"
     "the SHA-256 of the output token ids (little-endian int32; the same with\n"
@@ -43,6 +45,7 @@ typedef struct cli_edit_opts {
     edit_opts edit;
     eng_options eng;
     stepcost_table costs;  /* --cost-table's; edit.costs points here */
+    int64_t max_input;     /* --max-input: the file's cap, bytes */
 } cli_edit_opts;
 
 /* Parses --speculation, --device, --cost-table and the numbers; CLI_OK, a
@@ -62,6 +65,7 @@ static int cli__edit_opt(int c, cli_edit_opts *o) {
         o->edit.drafter = on ? EDIT_DRAFTER_COPY : EDIT_DRAFTER_NONE;
         return CLI_OK;
     case 'D': return cli_opt_device("edit", optarg, &o->eng.device);
+    case 'M': return cli_opt_max_input("edit", optarg, &o->max_input);
     case 't': return cli_opt_threads("edit", optarg, &o->eng.n_threads);
     case 'X':
         if (cli_parse_int(optarg, 1, ENG_MAX_DRAFT, &v))
@@ -93,8 +97,10 @@ static int cli__edit_parse(int argc, char **argv, cli_edit_opts *o) {
         {"device", 1, 0, 'D'}, {"threads", 1, 0, 't'},
         {"max-draft", 1, 0, 'X'}, {"max-tokens", 1, 0, 'n'},
         {"temp", 1, 0, 'T'}, {"seed", 1, 0, 'S'}, {"help", 0, 0, 'h'},
-        {"warmup", 1, 0, 'W'}, {"cost-table", 1, 0, 'C'}, {0, 0, 0, 0}};
+        {"warmup", 1, 0, 'W'}, {"cost-table", 1, 0, 'C'},
+        {"max-input", 1, 0, 'M'}, {0, 0, 0, 0}};
     o->edit = edit_defaults();
+    o->max_input = CLI_INPUT_MAX;
     int c, rc;
     optind = 1;
     while ((c = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
@@ -204,8 +210,8 @@ int cli_edit(int argc, char **argv) {
     if (rc) return rc < 0 ? CLI_OK : rc;
     char *text = NULL;
     int64_t len = 0;
-    if (cli_read_file(o.file, &text, &len))
-        return cli_fail("edit", "cannot read '%s': %m", o.file);
+    if (cli_read_file(o.file, o.max_input, &text, &len))
+        return cli_read_fail("edit", "the file", o.file, o.max_input, true);
     char default_model[4096];
     eng_model *m = cli_model_open("edit", &o.model, default_model,
                                   sizeof default_model);

@@ -38,6 +38,8 @@ static const char *cli__gen_help =
     "      --warmup FILE    take a warm-up table's launch configuration (no\n"
     "                       measuring) after checking its fingerprint (sb\n"
     "                       warmup); never changes output\n"
+    "      --max-input BYTES  refuse a prompt file or draft source larger\n"
+    "                       than this (default 16777216, 16 MiB)\n"
     "At the end, one line on stderr: token counts, speeds, steps (forward\n"
     "passes that produced tokens) and the SHA-256 of the generated token ids\n"
     "(little-endian int32), identical on every run and with speculation on\n"
@@ -54,6 +56,7 @@ typedef struct cli_gen_opts {
     bool ngram;               /* --drafter ngram */
     const char *draft_source; /* NULL: the prompt */
     const char *warmup;       /* --warmup: a warm-up table, or NULL */
+    int64_t max_input;        /* --max-input: cap of -f and --draft-source */
 } cli_gen_opts;
 
 /* The drafter of one run; exactly one of copy/ngram is set when on. */
@@ -95,7 +98,9 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
         {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {"stop", 1, 0, 's'},
         {"speculation", 1, 0, 'P'}, {"draft-source", 1, 0, 'G'},
         {"drafter", 1, 0, 'R'}, {"max-draft", 1, 0, 'X'}, {"ids", 0, 0, 'I'},
-        {"ids-out", 1, 0, 'O'}, {"warmup", 1, 0, 'W'}, {0, 0, 0, 0}};
+        {"ids-out", 1, 0, 'O'}, {"warmup", 1, 0, 'W'},
+        {"max-input", 1, 0, 'M'}, {0, 0, 0, 0}};
+    o->max_input = CLI_INPUT_MAX;
     o->gen = eng_gen_defaults();
     o->gen.n_max = 128;
     o->speculation = true;
@@ -167,6 +172,9 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
         case 'I': o->ids = true; break;
         case 'O': o->ids_out = optarg; break;
         case 'W': o->warmup = optarg; break;
+        case 'M':
+            if (cli_opt_max_input("generate", optarg, &o->max_input)) return CLI_USAGE;
+            break;
         case 'h': fputs(cli__gen_help, stdout); return -1;
         default: return cli_usage("generate", "bad option");
         }
@@ -239,9 +247,9 @@ static int cli__drafter_make(const cli_gen_opts *o, const eng_model *m,
     if (o->draft_source) {
         char *text = NULL;
         int64_t len = 0;
-        if (cli_read_file(o->draft_source, &text, &len))
-            return cli_fail("generate", "cannot read draft source '%s': %m",
-                            o->draft_source);
+        if (cli_read_file(o->draft_source, o->max_input, &text, &len))
+            return cli_read_fail("generate", "draft source", o->draft_source,
+                                 o->max_input, true);
         int rc = cli_tokens(m, "generate", "draft source", text, len, 0,
                             &src, &n_src);
         free(text);
@@ -313,8 +321,9 @@ int cli_generate(int argc, char **argv) {
     char *text = NULL;
     int64_t len = 0;
     if (o.file) {
-        if (cli_read_file(o.file, &text, &len))
-            return cli_fail("generate", "cannot read prompt file '%s': %m", o.file);
+        if (cli_read_file(o.file, o.max_input, &text, &len))
+            return cli_read_fail("generate", "prompt file", o.file, o.max_input,
+                                 true);
     } else {
         len = (int64_t)strlen(o.prompt);
         text = strdup(o.prompt);

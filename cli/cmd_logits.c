@@ -130,8 +130,9 @@ static int cli__logits_prompt(const cli_logits_opts *o, const eng_model *m,
     }
     char *text = NULL;
     int64_t len = 0;
-    if (o->file && cli_read_file(o->file, &text, &len))
-        return cli_fail("logits", "cannot read prompt file '%s': %m", o->file);
+    if (o->file && cli_read_file(o->file, CLI_INPUT_MAX, &text, &len))
+        return cli_read_fail("logits", "prompt file", o->file, CLI_INPUT_MAX,
+                             false);
     int rc = cli_tokens(m, "logits", "prompt", o->file ? text : o->prompt,
                         o->file ? len : (int64_t)strlen(o->prompt),
                         ENG_TOK_SPECIAL, ids, n);

@@ -86,12 +86,14 @@ static int cli__prompt_one(const eng_model *m, const cli__prompt_opts *o) {
     int64_t file_len = 0, edited_len = 0, n = 0, text_len = 0;
     sb_err err = {0};
     int rc = CLI_FAIL;
-    if (cli_read_file(o->file, &file, &file_len)) {
-        cli_fail("prompt", "cannot read '%s': %m", o->file);
+    if (cli_read_file(o->file, CLI_INPUT_MAX, &file, &file_len)) {
+        cli_read_fail("prompt", "the file", o->file, CLI_INPUT_MAX, false);
         goto done;
     }
-    if (o->edited && cli_read_file(o->edited, &edited, &edited_len)) {
-        cli_fail("prompt", "cannot read '%s': %m", o->edited);
+    if (o->edited && cli_read_file(o->edited, CLI_INPUT_MAX, &edited,
+                                   &edited_len)) {
+        cli_read_fail("prompt", "the edited file", o->edited, CLI_INPUT_MAX,
+                      false);
         goto done;
     }
     /* the fence's tag as sb edit picks it: the flag, else FILE's extension */

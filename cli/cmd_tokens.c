@@ -104,8 +104,8 @@ int cli_tokenize(int argc, char **argv) {
     int32_t *ids = NULL, n = 0;
     int64_t len = 0;
     rc = CLI_FAIL;
-    if (cli_read_file("-", &text, &len)) {
-        cli_fail("tokenize", "cannot read stdin: %m");
+    if (cli_read_file("-", CLI_INPUT_MAX, &text, &len)) {
+        cli_read_fail("tokenize", "the text", "-", CLI_INPUT_MAX, false);
         goto done;
     }
     double t0 = sb_now();
@@ -166,8 +166,8 @@ int cli_detokenize(int argc, char **argv) {
     if (!m) return CLI_FAIL;
     char *text = NULL;
     int64_t len = 0;
-    if (cli_read_file("-", &text, &len)) {
-        rc = cli_fail("detokenize", "cannot read stdin: %m");
+    if (cli_read_file("-", CLI_INPUT_MAX, &text, &len)) {
+        rc = cli_read_fail("detokenize", "the ids", "-", CLI_INPUT_MAX, false);
     } else {
         char *z = realloc(text, (size_t)len + 1);
         if (!z) {

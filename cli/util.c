@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -61,25 +62,42 @@ int cli_parse_float(const char *s, double lo, double hi, float *out) {
     return 0;
 }
 
-int cli_read_file(const char *path, char **data, int64_t *len) {
+/* Refuses what cannot be read as a stream of bytes with a clear reason: a
+ * directory opens fine with fopen and then fails every read with EISDIR,
+ * which stdio reports as a mere error flag. */
+static int cli__check_stream(FILE *f) {
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        return -1;
+    }
+    return 0;
+}
+
+int cli_read_file(const char *path, int64_t max, char **data, int64_t *len) {
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
     if (!f) return -1;
     size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    int err = buf ? 0 : ENOMEM;
+    char *buf = NULL;
+    int err = cli__check_stream(f) ? EISDIR : 0;
+    if (!err && !(buf = malloc(cap + 1))) err = ENOMEM;
     while (!err) {
         if (n == cap) {
-            char *grown = realloc(buf, cap * 2);
+            /* one byte past max is enough to know the file is too long */
+            size_t want = cap * 2 > (size_t)max + 1 ? (size_t)max + 1 : cap * 2;
+            char *grown = want > cap ? realloc(buf, want + 1) : NULL;
             if (!grown) {
-                err = ENOMEM;
+                err = want > cap ? ENOMEM : EFBIG;
                 break;
             }
             buf = grown;
-            cap *= 2;
+            cap = want;
         }
+        errno = 0;
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
-        if (got == 0) err = ferror(f) ? EIO : -1; /* -1: clean end of file */
+        if (n > (size_t)max) err = EFBIG;
+        else if (got == 0) err = ferror(f) ? (errno ? errno : EIO) : -1;
     }
     if (f != stdin) fclose(f);
     if (err > 0) {
@@ -87,9 +105,33 @@ int cli_read_file(const char *path, char **data, int64_t *len) {
         errno = err;
         return -1;
     }
+    buf[n] = '\0';
     *data = buf;
     *len = (int64_t)n;
     return 0;
+}
+
+int cli_read_fail(const char *cmd, const char *what, const char *path,
+                  int64_t max, bool hint_option) {
+    int e = errno;
+    const char *shown = strcmp(path, "-") ? path : "(stdin)";
+    if (e == EISDIR)
+        return cli_fail(cmd, "cannot read %s '%s': it is a directory, expected "
+                        "a file", what, shown);
+    if (e == EFBIG)
+        return cli_fail(cmd, "cannot read %s '%s': larger than the limit of "
+                        "%lld bytes%s", what, shown, (long long)max,
+                        hint_option ? " (raise it with --max-input BYTES)" : "");
+    return cli_fail(cmd, "cannot read %s '%s': %s", what, shown, strerror(e));
+}
+
+int cli_opt_max_input(const char *cmd, const char *arg, int64_t *out) {
+    uint64_t v;
+    if (cli_parse_u64(arg, &v) || v < 1 || v > ((uint64_t)1 << 40))
+        return cli_usage(cmd, "--max-input '%s': expected 1..%llu bytes", arg,
+                         (unsigned long long)1 << 40);
+    *out = (int64_t)v;
+    return CLI_OK;
 }
 
 const char *cli_model_path(const char *cmd, const char *given, char *buf,

@@ -354,11 +354,18 @@ void eng_model_describe(const eng_model *m, FILE *out) {
         gguf_get_str(m->file, "general.name", &name, &ignored);
     int64_t eos_len = 0;
     const char *eos = m->eos >= 0 ? eng_token_bytes(m, m->eos, &eos_len) : "";
+    /* Both come from the file: escaped, so that a name holding terminal
+     * control sequences is shown, not obeyed (issue 24). The caps keep the
+     * shown text as short as before (200 and 40 bytes of the file's). */
+    char shown_name[4 * 200 + 1], shown_eos[4 * 40 + 1];
+    sb_escape_text(name.ptr, name.len < 200 ? (size_t)name.len : 200, shown_name,
+                   sizeof shown_name);
+    sb_escape_text(eos, eos_len < 40 ? (size_t)eos_len : 40, shown_eos,
+                   sizeof shown_eos);
     fprintf(out, "architecture:  qwen2 (GGUF v%u, %llu bytes)\n",
             (unsigned)gguf_version(m->file),
             (unsigned long long)gguf_file_size(m->file));
-    fprintf(out, "name:          %.*s\n", (int)(name.len < 200 ? name.len : 200),
-            name.ptr);
+    fprintf(out, "name:          %s\n", shown_name);
     fprintf(out, "layers:        %d\n", (int)d->n_layer);
     fprintf(out, "embedding:     %d\n", (int)d->n_embd);
     fprintf(out, "feed_forward:  %d\n", (int)d->n_ff);
@@ -370,8 +377,7 @@ void eng_model_describe(const eng_model *m, FILE *out) {
     if (d->window > 0) fprintf(out, "window:        %d (sliding-window attention)\n",
                                (int)d->window);
     fprintf(out, "vocab:         %d\n", (int)d->n_vocab);
-    fprintf(out, "eos:           %d '%.*s'\n", (int)m->eos,
-            (int)(eos_len < 40 ? eos_len : 40), eos);
+    fprintf(out, "eos:           %d '%s'\n", (int)m->eos, shown_eos);
     fprintf(out, "output:        %s\n",
             m->tied ? "tied to token_embd" : "output.weight (untied)");
     eng__describe_types(m, out);

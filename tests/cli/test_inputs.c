@@ -1,0 +1,109 @@
+/* What sb does with inputs an unlucky user or an attacker hands it (issue
+ * 24): files without end or too large for the input cap, a directory where
+ * a file belongs, a model whose name holds terminal control sequences. Each
+ * must end in one clear line and exit 1, never read forever or print the
+ * bytes raw. Through the built binary ("$SB_BUILD/sb"). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../mkmodel/mkmodel_internal.h"
+#include "../support/run_sb.h"
+#include "../support/tiny_model.h"
+
+/* stderr holds `want`; prints stderr when it does not. */
+static void expect_err(const char *want) {
+    assert_true(test_sb_output_has("err", want));
+}
+
+/* /dev/zero never ends: the default cap (16 MiB) stops it. Before the cap,
+ * sb read on, growing ~175 MB/s, until memory ran out. */
+static void test_prompt_file_without_end(void **state) {
+    (void)state;
+    const char *model = test_tiny_model_path(MK_RECIPE_Q8_0);
+    assert_int_equal(test_sb("generate -m '%s' -f /dev/zero -n 1", model), 1);
+    expect_err("cannot read prompt file '/dev/zero': larger than the limit of "
+               "16777216 bytes (raise it with --max-input BYTES)");
+    assert_int_equal(test_sb("generate -m '%s' -p 'int' -n 4 --draft-source "
+                             "/dev/zero", model), 1);
+    expect_err("cannot read draft source '/dev/zero': larger than the limit");
+    assert_int_equal(test_sb("edit -m '%s' --file /dev/zero --instruction x",
+                             model), 1);
+    expect_err("cannot read the file '/dev/zero': larger than the limit");
+}
+
+/* --max-input moves the cap both ways: a file one byte over it is refused,
+ * one exactly at it is read. */
+static void test_max_input(void **state) {
+    (void)state;
+    const char *model = test_tiny_model_path(MK_RECIPE_Q8_0);
+    const char *prompt = test_sb_path(0, "prompt.txt");
+    test_write_file(prompt, "def add(a, b):", 14);
+    assert_int_equal(test_sb("generate -m '%s' -f '%s' -n 2 --max-input 13",
+                             model, prompt), 1);
+    expect_err("larger than the limit of 13 bytes");
+    assert_int_equal(test_sb("generate -m '%s' -f '%s' -n 2 --max-input 14",
+                             model, prompt), 0);
+    assert_int_equal(test_sb("generate -m '%s' -f '%s' --max-input 0", model,
+                             prompt), 2);
+    expect_err("--max-input '0': expected 1..");
+    /* stdin has the same cap */
+    assert_int_equal(test_sb("generate -m '%s' -f - -n 2 --max-input 5 < '%s'",
+                             model, prompt), 1);
+    expect_err("cannot read prompt file '(stdin)': larger than the limit of 5");
+}
+
+/* A directory opens, then every read fails: the message said "Input/output
+ * error"; it must say what is wrong. */
+static void test_directory_input(void **state) {
+    (void)state;
+    const char *model = test_tiny_model_path(MK_RECIPE_Q8_0);
+    assert_int_equal(test_sb("generate -m '%s' -f '%s' -n 1", model,
+                             test_sb_dir()), 1);
+    expect_err("it is a directory, expected a file");
+    assert_int_equal(test_sb("edit -m '%s' --file '%s' --instruction x", model,
+                             test_sb_dir()), 1);
+    expect_err("it is a directory, expected a file");
+}
+
+/* A model named with an escape sequence (set the window title, clear the
+ * screen), a C1 control, a bidi override and a backslash: sb info shows
+ * each escaped and prints none of those bytes. */
+static void test_info_escapes_name(void **state) {
+    (void)state;
+    static const char name[] = "evil\x1b]0;pwned\x07\x1b[2J\xc2\x9b"
+                               "\xe2\x80\xae" "a\\b \xc3\xa9t\xc3\xa9\xff";
+    mk_job job;
+    test_job_init(&job);
+    memcpy(job.name, name, sizeof name);
+    const char *path = test_sb_path(0, "evil.gguf");
+    sb_err err = {0};
+    if (mk_job_write(&job, path, &err)) fail_msg("write: %s", err.msg);
+    mk_job_free(&job);
+    assert_int_equal(test_sb("info -m '%s'", path), 0);
+    char *out = test_sb_read("out", NULL);
+    assert_null(strchr(out, '\x1b'));
+    assert_null(strchr(out, '\x07'));
+    assert_null(strstr(out, "\xc2\x9b"));
+    assert_null(strstr(out, "\xe2\x80\xae"));
+    if (!strstr(out, "name:          evil\\x1B]0;pwned\\x07\\x1B[2J\\u{009B}"
+                     "\\u{202E}a\\\\b \xc3\xa9t\xc3\xa9\\xFF\n"))
+        fail_msg("name not escaped as expected:\n%s", out);
+    free(out);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prompt_file_without_end),
+        cmocka_unit_test(test_max_input),
+        cmocka_unit_test(test_directory_input),
+        cmocka_unit_test(test_info_escapes_name),
+    };
+    return cmocka_run_group_tests(tests, test_sb_group_setup,
+                                  test_sb_group_teardown);
+}
