@@ -32,10 +32,21 @@
 
 typedef struct eng_model eng_model;
 
-/* Maps a GGUF file and checks it is a usable qwen2 model: required keys,
- * every tensor present with the shape the hyperparameters imply, supported
- * types. Returns NULL and fills err (one line naming the key or tensor). */
+/* Reads a GGUF file whole into the process's memory and checks it is a
+ * usable qwen2 model: required keys, every tensor present with the shape
+ * the hyperparameters imply, supported types. Returns NULL and fills err
+ * (one line naming the key or tensor). The model never reads the file
+ * again: truncating, rewriting or deleting it afterwards cannot change or
+ * crash a loaded model (docs/limits.md, "The model file"). */
 eng_model *eng_model_load(const char *path, sb_err *err);
+/* 0 when the file the model was loaded from is still the file that was
+ * read (same device, inode, size, modification and change times), or was
+ * deleted (no other bytes claim its path); -1 with err saying it was
+ * replaced, resized or modified, and that the model must be loaded
+ * again. eng_generate calls it first, so no generation runs — and no
+ * session log records the file's path with a hash — after the file moved
+ * on. A server can call it to reload instead. One stat(). */
+int eng_model_check_file(const eng_model *m, sb_err *err);
 void eng_model_free(eng_model *m);
 
 /* Shapes and weights in the form backends take; owned by the model. */
@@ -44,7 +55,8 @@ const krn_model *eng_model_desc(const eng_model *m);
 int32_t eng_model_n_ctx(const eng_model *m);
 /* Token id that ends generation (<|endoftext|> or <|im_end|>), or -1. */
 int32_t eng_model_eos(const eng_model *m);
-/* SHA-256 of the whole file as 64 hex digits; computed on first call. */
+/* SHA-256 of the whole file as loaded (the bytes the weights are), 64 hex
+ * digits; computed on first call. */
 const char *eng_model_sha256(eng_model *m);
 /* Prints architecture, shapes, per-type tensor counts and bytes (sb info). */
 void eng_model_describe(const eng_model *m, FILE *out);

@@ -77,6 +77,11 @@ int eng_generate(eng_session *s, const int32_t *prompt, int32_t n_prompt,
         return sb_err_set(err, __func__, "empty prompt: at least one token is "
                           "needed to predict the next");
     const eng_model *m = eng_session_model(s);
+    /* The weights are the file's bytes as loaded (a private copy); refuse
+     * to run once the file on disk says otherwise, so that nobody runs a
+     * model they believe they replaced, or logs it under the file's name
+     * (docs/limits.md). */
+    if (eng_model_check_file(m, err)) return -1;
     eng__gen g = {.s = s, .p = p, .on_token = on_token, .ctx = ctx, .r = r,
                   .prompt = prompt, .n_prompt = n_prompt, .n_max = p->n_max < 0 ? 0 : p->n_max,
                   .n_vocab = eng_n_vocab(m), .eos = eng_model_eos(m)};

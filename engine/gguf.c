@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,7 +36,7 @@
  * a 1-byte value; a tensor info is a name length, a 1-byte name, n_dims, one
  * dimension, a type and an offset. */
 enum {
-    GGUF__HEADER_BYTES = 4 + 4 + 8 + 8,
+    GGUF__HEADER_BYTES = GGUF_HEADER_BYTES, /* 4 + 4 + 8 + 8 */
     GGUF__MIN_KV = 8 + 1 + 4 + 1,
     GGUF__MIN_TENSOR = 8 + 1 + 4 + 8 + 4 + 8,
 };
@@ -62,7 +61,10 @@ typedef struct gguf__entry {
 struct gguf_file {
     const unsigned char *bytes; /* the whole file */
     uint64_t size;
-    void *map;                  /* set when gguf_open mapped the file */
+    void *own;                  /* set when gguf_open read the file: the
+                                   bytes, freed with gguf_file_release */
+    char *path;                 /* gguf_open's path made absolute; owned */
+    gguf_identity id;           /* the file as read (gguf_open only) */
     uint32_t version;
     uint64_t alignment;         /* a power of two */
     uint64_t data_start;        /* a multiple of alignment */
@@ -565,68 +567,42 @@ fail:
     return NULL;
 }
 
-/* Opens path as a regular, non-empty file and maps it. */
-static void *gguf__map(const char *path, const char *where, uint64_t *size,
-                       sb_err *err) {
-    void *map = NULL;
-    struct stat st;
-    /* O_NONBLOCK: a FIFO must not hang the open; it is refused below. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        sb_err_set(err, where, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &st) != 0) {
-        sb_err_set(err, where, "cannot stat: %s", strerror(errno));
-        goto done;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        sb_err_set(err, where, "is a directory, expected a GGUF file");
-        goto done;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size < 0) {
-        sb_err_set(err, where, "is not a regular file");
-        goto done;
-    }
-    if (st.st_size == 0) {
-        sb_err_set(err, where, "empty file (0 bytes), expected a GGUF header "
-                   "of at least %d bytes", GGUF__HEADER_BYTES);
-        goto done;
-    }
-    if ((uint64_t)st.st_size > SIZE_MAX) {
-        sb_err_set(err, where, "file of %llu bytes does not fit in memory",
-                   (unsigned long long)st.st_size);
-        goto done;
-    }
-    *size = (uint64_t)st.st_size;
-    map = mmap(NULL, (size_t)*size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (map == MAP_FAILED) {
-        sb_err_set(err, where, "cannot map %llu bytes: %s",
-                   (unsigned long long)*size, strerror(errno));
-        map = NULL;
-    }
-done:
-    close(fd);
-    return map;
+/* path made absolute, so that a later check finds the same file after a
+ * chdir; path itself when it cannot be resolved. NULL when out of memory. */
+static char *gguf__abs_path(const char *path) {
+    char *abs = realpath(path, NULL);
+    return abs ? abs : strdup(path);
 }
 
 gguf_file *gguf_open(const char *path, sb_err *err) {
     char where[320];
     uint64_t size = 0;
+    gguf_identity id;
     snprintf(where, sizeof where, "%s: %.280s", __func__, path ? path : "(null)");
     if (!path) {
         sb_err_set(err, where, "no path given");
         return NULL;
     }
-    void *map = gguf__map(path, where, &size, err);
-    if (!map) return NULL;
-    gguf_file *f = gguf__parse(map, size, where, err);
+    void *bytes = gguf_file_read(path, where, &size, &id, err);
+    if (!bytes) return NULL;
+    gguf_file *f = gguf__parse(bytes, size, where, err);
     if (!f) {
-        munmap(map, (size_t)size);
+        gguf_file_release(bytes, size);
         return NULL;
     }
-    f->map = map;
+    f->own = bytes;
+    f->id = id;
+    if (!(f->path = gguf__abs_path(path))) {
+        sb_err_set(err, where, "out of memory");
+        gguf_close(f);
+        return NULL;
+    }
     return f;
+}
+
+int gguf_check_unchanged(const gguf_file *f, sb_err *err) {
+    if (!f->path) return 0;
+    return gguf_identity_check(f->path, &f->id, __func__, err);
 }
 
 gguf_file *gguf_open_buffer(const void *data, uint64_t size, sb_err *err) {
@@ -646,7 +622,8 @@ void gguf_close(gguf_file *f) {
     free(f->kv_index);
     free(f->tensors);
     free(f->t_index);
-    if (f->map) munmap(f->map, (size_t)f->size);
+    gguf_file_release(f->own, f->size);
+    free(f->path);
     free(f);
 }
 

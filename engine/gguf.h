@@ -4,11 +4,14 @@
  * shared with mkmodel/ (which writes the format: mkmodel/gguf_write.h) and
  * the tests. docs/gguf.md describes the subset of GGUF this code accepts.
  *
- * Reading treats every file as hostile. gguf_open maps the file, then checks
- * every count, string length, array length, dimension product, type and
- * offset against the file size and against overflow before it allocates or
- * dereferences anything. After a successful open, every accessor is a plain
- * lookup that cannot read outside the mapping.
+ * Reading treats every file as hostile. gguf_open reads the whole file into
+ * the process's own memory (never a mapping of the file: a truncated or
+ * rewritten file cannot touch a model already loaded; engine/gguf_file.c
+ * says why), then checks every count, string length, array length,
+ * dimension product, type and offset against the file size and against
+ * overflow before it allocates or dereferences anything. After a successful
+ * open, every accessor is a plain lookup that cannot read outside the
+ * file's bytes.
  *
  *     sb_err err = {0};
  *     gguf_file *f = gguf_open("model.gguf", &err);
@@ -56,7 +59,7 @@ enum {
 /* Type names for messages ("u32", "string", ...); "?" outside 0..12. */
 const char *gguf_vtype_name(uint32_t type);
 
-/* A string inside the mapping: NOT NUL-terminated. */
+/* A string inside the file's bytes: NOT NUL-terminated. */
 typedef struct gguf_str {
     const char *ptr;
     uint64_t len;
@@ -69,21 +72,52 @@ typedef struct gguf_tensor {
     krn_type type;
     uint64_t offset;              /* from the start of the data section */
     uint64_t nbytes;
-    const void *data;             /* inside the mapping; owned by the file */
+    const void *data;             /* inside the file's bytes; owned by the file */
 } gguf_tensor;
 
 typedef struct gguf_file gguf_file;
 
-/* Maps and validates a file. Returns NULL and fills err (naming the field,
+/* Bytes of the fixed header (magic, version, two counts). */
+#define GGUF_HEADER_BYTES 24
+
+/* What identifies a file's contents without reading them: it changes when
+ * the file is rewritten in place, truncated, or replaced by another file
+ * (a rename over the path). known is false for a buffer. */
+typedef struct gguf_identity {
+    bool known;
+    uint64_t dev, ino, size;
+    int64_t mtime_s, mtime_ns, ctime_s, ctime_ns;
+} gguf_identity;
+
+/* [gguf_file.c] Reads a regular file whole into fresh private memory,
+ * read-only once filled; *size and *id are the file's as read. A file that
+ * shrinks or changes while it is read is refused (it is being written).
+ * NULL with err (prefixed by `where`) for any failure. Free with
+ * gguf_file_release(bytes, *size). */
+void *gguf_file_read(const char *path, const char *where, uint64_t *size,
+                     gguf_identity *id, sb_err *err);
+void gguf_file_release(void *bytes, uint64_t size);
+/* [gguf_file.c] 0 when path still names the file read as id, or names
+ * nothing (deleted since: no other bytes claim the path); -1 with err
+ * saying what changed (replaced, resized, modified). Always 0 for an
+ * unknown identity. One stat(): cheap enough before every generation. */
+int gguf_identity_check(const char *path, const gguf_identity *id,
+                        const char *where, sb_err *err);
+
+/* Reads and validates a file. Returns NULL and fills err (naming the field,
  * the value seen and the limit) for any defect. Free with gguf_close. */
 gguf_file *gguf_open(const char *path, sb_err *err);
 /* Validates a buffer already in memory (borrowed until gguf_close). */
 gguf_file *gguf_open_buffer(const void *data, uint64_t size, sb_err *err);
 void gguf_close(gguf_file *f);
 
+/* 0 when the file f was read from is unchanged on disk (gguf_identity_check
+ * on its path as opened, made absolute); always 0 for a buffer. */
+int gguf_check_unchanged(const gguf_file *f, sb_err *err);
+
 uint32_t gguf_version(const gguf_file *f);
 uint64_t gguf_file_size(const gguf_file *f);
-/* The mapped bytes of the whole file (for hashing); owned by the file. */
+/* The bytes of the whole file (for hashing); owned by the file. */
 const void *gguf_file_bytes(const gguf_file *f);
 
 /* ---- metadata ---- */

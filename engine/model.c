@@ -5,8 +5,10 @@
  * offset and size), then eng_model_load checks the model: the hyperparameters
  * are in range and consistent, and every tensor the forward pass reads is
  * present with exactly the shape they imply. Tensor order in the file does
- * not matter (tensors are found by name). Weights are never copied: krn_model
- * points into the mapping, which lives as long as the model.
+ * not matter (tensors are found by name). krn_model points into the file's
+ * bytes, read whole into the process's memory by gguf_open (never a mapping
+ * of the file, which a truncate would turn into SIGBUS), and they live as
+ * long as the model.
  */
 #include <math.h>
 #include <stddef.h>
@@ -306,6 +308,10 @@ void eng_model_free(eng_model *m) {
     free(m->layers);
     if (m->file) gguf_close(m->file);
     free(m);
+}
+
+int eng_model_check_file(const eng_model *m, sb_err *err) {
+    return gguf_check_unchanged(m->file, err);
 }
 
 const krn_model *eng_model_desc(const eng_model *m) { return &m->desc; }

@@ -7,7 +7,7 @@
  *
  * Invariants after a successful load:
  *   - desc.n_vocab == vocab.n, and every weight pointer in desc (and in
- *     layers) points into file's mapping;
+ *     layers) points into file's bytes (a private copy of the file);
  *   - vocab.byte_id[b] is a valid id for every byte b;
  *   - vocab.bpe and vocab.specials are built (never NULL);
  *   - eos is -1 or in 0..vocab.n-1.
@@ -38,7 +38,7 @@ typedef struct eng_vocab {
 } eng_vocab;
 
 struct eng_model {
-    gguf_file *file;         /* owned: the mapping all weights live in */
+    gguf_file *file;         /* owned: the bytes all weights live in */
     krn_model desc;          /* weight pointers borrowed from file */
     krn_layer *layers;       /* owned, desc.n_layer entries (desc.layers) */
     int32_t n_ctx;           /* qwen2.context_length */

@@ -198,7 +198,7 @@ float krn_log(float x);
 
 /* A weight matrix of ne1 rows of ne0 elements (ggml order: ne0 is the
  * input dimension), or a vector when ne1 == 1. `data` is borrowed: it points
- * into the engine's mmap of the model file and must outlive the backend. */
+ * into the engine's copy of the model file and must outlive the backend. */
 typedef struct krn_tensor {
     krn_type type;
     int64_t ne0;
