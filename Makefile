@@ -229,10 +229,16 @@ bench-drafter: $(BUILD)/sb $(TOKREF)/tiny-vocab.gguf
 
 .PHONY: bench bench-smoke bench-drafter
 
-# CPU decode speed of the 0.5b-shape Q4_K_M model against this machine's
-# memory-read floor (bench/programs/cpu_decode.sh; THREADS=2 by default).
-bench-cpu: $(BUILD)/sb $(BUILD)/membw
-	BUILD=$(BUILD) bench/programs/cpu_decode.sh
+# CPU speed side by side with llama.cpp's CPU build of the same files
+# (bench/programs/cpu_bench.sh): the 0.5b-shape Q4_K_M model's decode,
+# prefill and 64-row step, the demo model at a ~600-token context.
+# THREADS=2 REPS=3 by default; LLAMA_BENCH=/path/to/llama-bench adds
+# llama.cpp's columns (built outside the repository: bench/RESULTS.md),
+# BASE_BUILD=/path/to/build a column from another build's sb and
+# engine_steps. bench/programs/cpu_decode.sh gives the memory-read floor.
+bench-cpu: $(BUILD)/sb $(BUILD)/engine_steps $(TOKREF)/tokenizer.json
+	BUILD=$(BUILD) THREADS=$(or $(THREADS),2) REPS=$(or $(REPS),3) \
+	    LLAMA_BENCH=$(LLAMA_BENCH) BASE_BUILD=$(BASE_BUILD) bench/programs/cpu_bench.sh
 
 $(BUILD)/tokenize_speed: bench/programs/tokenize_speed.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
