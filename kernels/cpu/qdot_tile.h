@@ -202,6 +202,48 @@ KRN__T static inline __m256 krn__leg_value(const krn__ltile *t, krn__ltype ty,
 
 typedef void (*krn__leg_dec)(const uint8_t *b, krn__ltile *t, int i);
 
+#if KRN__VNNI
+/* Rows of a step from which the tile's codes are transposed: once per
+ * block, 24 shuffles, repaid when 2+ rows use them. */
+enum { KRN__TRANSPOSE_ROWS = 2 };
+
+/* tr[k] lane i = the 4 bytes 4k..4k+3 of c[i]: an 8×8 transpose of
+ * 32-bit words, so that one vpdpbusd with x's word k broadcast adds
+ * those 4 products of all 8 rows at once, and the 8 rows' I come out in
+ * their lanes with no horizontal sum. */
+KRN__T static inline void krn__transpose8(const __m256i c[8], __m256i tr[8]) {
+    __m256i t[8], u[8];
+    for (int p = 0; p < 4; p++) {
+        t[2 * p] = _mm256_unpacklo_epi32(c[2 * p], c[2 * p + 1]);
+        t[2 * p + 1] = _mm256_unpackhi_epi32(c[2 * p], c[2 * p + 1]);
+    }
+    for (int h = 0; h < 2; h++) {
+        u[4 * h + 0] = _mm256_unpacklo_epi64(t[4 * h + 0], t[4 * h + 2]);
+        u[4 * h + 1] = _mm256_unpackhi_epi64(t[4 * h + 0], t[4 * h + 2]);
+        u[4 * h + 2] = _mm256_unpacklo_epi64(t[4 * h + 1], t[4 * h + 3]);
+        u[4 * h + 3] = _mm256_unpackhi_epi64(t[4 * h + 1], t[4 * h + 3]);
+    }
+    for (int k = 0; k < 4; k++) {
+        tr[k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x20);
+        tr[4 + k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x31);
+    }
+}
+
+/* krn__leg_value from the transposed codes (unsigned codes only). */
+KRN__T static inline __m256 krn__leg_value_tr(const __m256i tr[8], __m256 d,
+                                              int off, const krn_act_block *xb) {
+    int32_t xw[8];
+    memcpy(xw, xb->q, sizeof xw);
+    __m256i v = _mm256_setzero_si256();
+    for (int k = 0; k < 8; k++)
+        v = _mm256_dpbusd_epi32(v, tr[k], _mm256_set1_epi32(xw[k]));
+    if (off) v = _mm256_sub_epi32(v, _mm256_set1_epi32(off * xb->sum));
+    const __m256 u = _mm256_mul_ps(d, _mm256_cvtepi32_ps(v));
+    const __m256 w = _mm256_add_ps(_mm256_setzero_ps(), u);
+    return _mm256_mul_ps(_mm256_set1_ps(xb->d), w);
+}
+#endif
+
 /* The tile loop of a legacy type. Rows i >= n_out repeat the last row (their
  * lanes are computed and dropped). always_inline so that each type's copy
  * calls its decoder directly. */
@@ -225,6 +267,15 @@ krn__leg_tile(krn__leg_dec dec, krn__ltype ty, const uint8_t *w, uint64_t rb,
         t.d = krn__halves8(row, at);
         const bool end = --left == 0 || b + 1 == nb;
         if (left == 0) left = len;
+#if KRN__VNNI
+        if (nr >= KRN__TRANSPOSE_ROWS && !ty.sign) {
+            __m256i tr[KRN__W];
+            krn__transpose8(t.c, tr);
+            for (int r = 0; r < nr; r++)
+                krn__acc_add(&a, r, krn__leg_value_tr(tr, t.d, ty.off, x + r * xs + b), end);
+            continue;
+        }
+#endif
         for (int r = 0; r < nr; r++)
             krn__acc_add(&a, r, krn__leg_value(&t, ty, x + r * xs + b), end);
     }
