@@ -17,7 +17,9 @@
  *   diff.c      minimal hunks between two texts, for workspace/applyEdit
  *   server.c    the method table and the lifecycle; handlers live in
  *               text_sync.c (documents), actions.c (codeAction,
- *               executeCommand) and worker.c (the edit, on its own thread)
+ *               executeCommand), config.c (options) and worker.c (the
+ *               edit, on its own thread); all of them send through
+ *               send.c, which calls none of them
  *
  * Untrusted input: every message is bounded (LSP_MAX_MESSAGE), every JSON
  * value is checked for its type before use, and a malformed message gets a

@@ -95,7 +95,7 @@ struct lsp_server {
     bool test_hold;            /* SB_LSP_TEST_HOLD: see worker.c */
 };
 
-/* ---- sending (server.c) ---- */
+/* ---- sending (send.c: the bottom layer, which calls no other file here) ---- */
 
 /* Sends msg (takes the reference). Failures mean the client is gone; the
  * loop notices at its next read. */
