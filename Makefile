@@ -142,6 +142,16 @@ test: tests $(TOKREF)/ref.bin
 	if [ $$fail -ne 0 ]; then echo "some tests failed"; exit 1; fi; \
 	echo "all tests passed"
 
+# The language server soaked (not in CI): SOAK_EDITS edits through sb-lsp
+# with the demo model on the CPU, random cancels and changes during
+# generation, documents from one line to 1 MB; the server's memory, its
+# documents and every applied edit's version checked (tests/lsp/soak_lsp.c).
+# 1,000 edits take tens of minutes on 2 cores.
+SOAK_EDITS ?= 1000
+soak: $(BUILD)/tests/lsp/soak_lsp $(BUILD)/sb-lsp
+	SB_BUILD=$(BUILD) SOAK_EDITS=$(SOAK_EDITS) $(BUILD)/tests/lsp/soak_lsp
+.PHONY: soak
+
 # The CUDA backend against the CPU reference, bit for bit (tests/gpu/);
 # prints SKIPPED and passes where there is no GPU. The binary also runs on
 # a GPU machine without cmocka, jansson, OpenSSL or utf8proc installed:
