@@ -132,6 +132,7 @@ static void krn_cpu__attn_task(void *ctx, int tid, int nt) {
     const krn_model *m = c->base.model;
     const int32_t hd = m->head_dim, group = m->n_head / m->n_head_kv;
     const int64_t layer = (int64_t)s->il * c->base.kv_slots * c->kv_dim;
+    const krn_cpu_attn_fn head_fn = krn_cpu_attn_head_for(c->isa, hd);
     int64_t lo, hi;
     krn_cpu_split((int64_t)s->batch->n_rows * m->n_head, tid, nt, &lo, &hi);
     for (int64_t i = lo; i < hi; i++) {
@@ -151,7 +152,7 @@ static void krn_cpu__attn_task(void *ctx, int tid, int nt) {
             .scratch = c->ascratch + tid * c->ascratch_stride,
             .out = c->att + r * c->q_dim + (int64_t)h * hd,
         };
-        krn_cpu_attn_head(&a);
+        head_fn(&a);
     }
 }
 

@@ -2,8 +2,9 @@
  * test_qdot.c — kernels/cpu/qdot.h: every fused quantized dot kernel gives
  * the bits of the scalar reference (krn_unpack_row + krn_dot_q) on random
  * blocks of every type, at row lengths that cut the chunks unevenly, for
- * 1..64 activation rows at once, and at the integer extremes; and a whole
- * forward pass gives the same logits on every instruction set the CPU has.
+ * 1..64 activation rows at once, and at the integer extremes; attention's
+ * SIMD version gives attention.c's bits; and a whole forward pass gives
+ * the same logits on every instruction set the CPU has.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -213,6 +214,96 @@ static void test_fused_equals_reference(void **state) {
         printf("# this CPU has no fused kernels: the scalar path only\n");
 }
 
+/* ---- attention ------------------------------------------------------------- */
+
+/* attn_fn of every isa against krn_cpu_attn_head on random heads: whole
+ * and partial chunks, a window's first position mid-chunk, a ring of
+ * slots, head dims 32, 64 and 128, and large scores (exp far below 1). */
+static void check_attention(krn_cpu_isa isa, int32_t hd) {
+    enum { SLOTS = 300 };
+    const int64_t stride = hd + 16; /* other heads' values between */
+    uint16_t *k = xmalloc(sizeof *k * (size_t)(SLOTS * stride));
+    uint16_t *v = xmalloc(sizeof *v * (size_t)(SLOTS * stride));
+    float q[128], want[128], got[128];
+    float *scratch = xmalloc(sizeof(float) * (size_t)krn_cpu_attn_scratch(hd));
+    for (int64_t i = 0; i < SLOTS * stride; i++) {
+        const uint64_t h = rnd(77, (uint64_t)i);
+        k[i] = krn_fp32_to_fp16(((float)(h & 0xFFFF) / 32768.0f - 1.0f) * 4.0f);
+        v[i] = krn_fp32_to_fp16(((float)(h >> 32 & 0xFFFF) / 32768.0f - 1.0f));
+    }
+    static const int32_t FIRST[] = {0, 0, 0, 5, 100, 37, 0};
+    static const int32_t LAST[] = {0, 63, 64, 200, 299, 450, 520};
+    const krn_cpu_attn_fn f = krn_cpu_attn_head_for(isa, hd);
+    for (int c = 0; c < 7; c++) {
+        for (int32_t d = 0; d < hd; d++)
+            q[d] = ((float)(rnd(91 + (uint64_t)c, (uint64_t)d) & 0xFFFF) / 32768.0f - 1.0f) *
+                   (c == 6 ? 30.0f : 2.0f);
+        krn_cpu_attn a = {.q = q, .k = k + 8, .v = v + 8, .kv_stride = stride,
+                          .head_dim = hd, .first = FIRST[c], .last = LAST[c],
+                          .n_slots = SLOTS, .f16 = krn_cpu_f16_table(),
+                          .scratch = scratch, .out = want};
+        krn_cpu_attn_head(&a);
+        a.out = got;
+        f(&a);
+        for (int32_t d = 0; d < hd; d++)
+            if (f32_bits(got[d]) != f32_bits(want[d]))
+                fail_msg("attention on %s, head_dim %d, positions %d..%d: "
+                         "out[%d] = %a, reference %a", krn_cpu_isa_name(isa),
+                         (int)hd, (int)FIRST[c], (int)LAST[c], (int)d,
+                         (double)got[d], (double)want[d]);
+    }
+    free(k);
+    free(v);
+    free(scratch);
+}
+
+static void test_attention_equals_reference(void **state) {
+    (void)state;
+    for (int isa = KRN_CPU_ISA_SCALAR; isa <= (int)krn_cpu_isa_best(); isa++)
+        for (int32_t hd = 32; hd <= 128; hd *= 2)
+            check_attention((krn_cpu_isa)isa, hd);
+}
+
+/* The SIMD path widens halves with vcvtph2ps: every half (subnormals,
+ * infinities) must come out as krn_fp16_to_fp32 gives it. A head over one
+ * position returns its value row exactly (p = exp(0) = 1, acc = 0 + 1·v,
+ * out = acc / 1), so 1,024 one-position heads of 64 dims show every half;
+ * a NaN must stay a NaN. */
+static void test_attention_every_half(void **state) {
+    (void)state;
+    enum { HD = 64, N = 65536 / HD };
+    uint16_t *kv = xmalloc(sizeof *kv * 65536);
+    for (uint32_t i = 0; i < 65536; i++) kv[i] = (uint16_t)i;
+    uint16_t zero_k[HD] = {0};
+    float q[HD] = {0}, out[HD];
+    float *scratch = xmalloc(sizeof(float) * (size_t)krn_cpu_attn_scratch(HD));
+    const float *f16 = krn_cpu_f16_table();
+    for (int isa = KRN_CPU_ISA_SCALAR; isa <= (int)krn_cpu_isa_best(); isa++) {
+        const krn_cpu_attn_fn f = krn_cpu_attn_head_for(isa, HD);
+        for (int t = 0; t < N; t++) {
+            krn_cpu_attn a = {.q = q, .k = zero_k, .v = kv + t * HD, .kv_stride = HD,
+                              .head_dim = HD, .first = 0, .last = 0, .n_slots = 1,
+                              .f16 = f16, .scratch = scratch, .out = out};
+            f(&a);
+            for (int d = 0; d < HD; d++) {
+                const float want = krn_fp16_to_fp32(kv[t * HD + d]);
+                if (want != want) {
+                    assert_true(out[d] != out[d]);
+                    continue;
+                }
+                /* 0 + 1·(−0) is +0 */
+                const float w0 = want == 0.0f ? 0.0f : want;
+                if (f32_bits(out[d]) != f32_bits(w0))
+                    fail_msg("%s: half 0x%04x came out %a, expected %a",
+                             krn_cpu_isa_name((krn_cpu_isa)isa), kv[t * HD + d],
+                             (double)out[d], (double)w0);
+            }
+        }
+    }
+    free(kv);
+    free(scratch);
+}
+
 /* ---- whole forward passes --------------------------------------------------- */
 
 /* Logits of a sequence run as steps of 1, 7 and 64 rows (prefill, verify
@@ -302,6 +393,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_isa_choice),
         cmocka_unit_test(test_fused_equals_reference),
+        cmocka_unit_test(test_attention_equals_reference),
+        cmocka_unit_test(test_attention_every_half),
         cmocka_unit_test(test_forward_kquants),
         cmocka_unit_test(test_forward_legacy),
     };
