@@ -445,6 +445,19 @@ static void test_limits(void **state) {
     lsp_pos end = doc_end(&c, URI);
     assert_int_equal(end.line, 0);
     assert_int_equal(end.character, base);
+    /* a message over the limit: refused at once, its body dropped as it
+     * comes, and the next message read as usual */
+    char head[64];
+    int hn = snprintf(head, sizeof head, "Content-Length: %d\r\n\r\n",
+                      LSP_MAX_MESSAGE + 1);
+    client_raw(&c, head, (size_t)hn);
+    assert_int_equal(expect_error(&c, NULL), -32600);
+    char *chunk = malloc(1 << 20);
+    memset(chunk, ' ', 1 << 20);
+    for (int k = 0; k < LSP_MAX_MESSAGE >> 20; k++) client_raw(&c, chunk, 1 << 20);
+    client_raw(&c, "}", 1);
+    free(chunk);
+    assert_int_equal(doc_end(&c, URI).line, 0);
     /* still answering, and shuts down cleanly */
     id = client_request(&c, "shutdown", NULL);
     r = next_response(&c);
