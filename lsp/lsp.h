@@ -13,7 +13,8 @@
  * drive them separately):
  *   framing.c   Content-Length framed messages in and out (JSON-RPC 2.0)
  *   document.c  open documents: text in bytes, versions, LSP positions in
- *               utf-8 or utf-16 code units, full and incremental changes
+ *               utf-8 or utf-16 code units
+ *   change.c    full and incremental changes applied to them (a gap buffer)
  *   diff.c      minimal hunks between two texts, for workspace/applyEdit
  *   server.c    the method table and the lifecycle; handlers live in
  *               text_sync.c (documents), actions.c (codeAction,
@@ -95,7 +96,7 @@ void lsp_writer_destroy(lsp_writer *w);
  * fails (the peer is gone); every later call fails at once. */
 int lsp_writer_send(lsp_writer *w, const char *body, size_t len, sb_err *err);
 
-/* ==== Documents (lsp/document.c) =========================================== */
+/* ==== Documents (lsp/document.c, lsp/change.c) ============================ */
 
 /* How a Position's `character` counts: UTF-16 code units (the LSP default)
  * or UTF-8 bytes (when the client offers "utf-8"). */
