@@ -185,19 +185,25 @@ KRN__T static inline void krn__dec_q8_0(const uint8_t *b, krn__ltile *t, int i) 
 /* Q8_0's description on this instruction set. */
 static const krn__ltype KRN__Q8_0_T = {34, KRN__VNNI ? 128 : 0, !KRN__VNNI};
 
-/* Activation block xb against the tile: lane i gets
- * v_i = dx · (0 + d_i · (float)I_i), the canonical group value. */
+/* From the 8 rows' Σc·x against activation block xb: lane i gets
+ * v_i = dx · (0 + d_i · (float)I_i), the canonical group value, with
+ * I = Σc·x − off·s. */
+KRN__T static inline __m256 krn__leg_finish(__m256i v, __m256 d, int off,
+                                            const krn_act_block *xb) {
+    if (off) v = _mm256_sub_epi32(v, _mm256_set1_epi32(off * xb->sum));
+    const __m256 u = _mm256_mul_ps(d, _mm256_cvtepi32_ps(v));
+    const __m256 w = _mm256_add_ps(_mm256_setzero_ps(), u);
+    return _mm256_mul_ps(_mm256_set1_ps(xb->d), w);
+}
+
+/* Activation block xb against the tile's decoded block. */
 KRN__T static inline __m256 krn__leg_value(const krn__ltile *t, krn__ltype ty,
                                            const krn_act_block *xb) {
     const __m256i xq = krn__ld(xb->q);
     __m256i acc[KRN__W];
     for (int i = 0; i < KRN__W; i++)
         acc[i] = krn__dot_us(t->c[i], ty.sign ? _mm256_sign_epi8(xq, t->w[i]) : xq);
-    __m256i v = krn__sum8(acc);
-    if (ty.off) v = _mm256_sub_epi32(v, _mm256_set1_epi32(ty.off * xb->sum));
-    const __m256 u = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(v));
-    const __m256 w = _mm256_add_ps(_mm256_setzero_ps(), u);
-    return _mm256_mul_ps(_mm256_set1_ps(xb->d), w);
+    return krn__leg_finish(krn__sum8(acc), t->d, ty.off, xb);
 }
 
 typedef void (*krn__leg_dec)(const uint8_t *b, krn__ltile *t, int i);
@@ -237,10 +243,7 @@ KRN__T static inline __m256 krn__leg_value_tr(const __m256i tr[8], __m256 d,
     __m256i v = _mm256_setzero_si256();
     for (int k = 0; k < 8; k++)
         v = _mm256_dpbusd_epi32(v, tr[k], _mm256_set1_epi32(xw[k]));
-    if (off) v = _mm256_sub_epi32(v, _mm256_set1_epi32(off * xb->sum));
-    const __m256 u = _mm256_mul_ps(d, _mm256_cvtepi32_ps(v));
-    const __m256 w = _mm256_add_ps(_mm256_setzero_ps(), u);
-    return _mm256_mul_ps(_mm256_set1_ps(xb->d), w);
+    return krn__leg_finish(v, d, off, xb);
 }
 #endif
 
@@ -263,10 +266,21 @@ krn__leg_tile(krn__leg_dec dec, krn__ltype ty, const uint8_t *w, uint64_t rb,
     for (int64_t b = 0; b < nb; b++) {
         const int64_t at = b * ty.bytes;
         krn__prefetch_next(w, rb, (uint64_t)b, pf);
-        for (int i = 0; i < KRN__W; i++) dec(row[i] + at, &t, i);
-        t.d = krn__halves8(row, at);
         const bool end = --left == 0 || b + 1 == nb;
         if (left == 0) left = len;
+        if (nr == 1) { /* each row's codes straight into its dot */
+            const __m256i xq = krn__ld(x[b].q);
+            __m256i acc[KRN__W];
+            for (int i = 0; i < KRN__W; i++) {
+                dec(row[i] + at, &t, i);
+                acc[i] = krn__dot_us(t.c[i], ty.sign ? _mm256_sign_epi8(xq, t.w[i]) : xq);
+            }
+            krn__acc_add(&a, 0, krn__leg_finish(krn__sum8(acc), krn__halves8(row, at),
+                                                ty.off, &x[b]), end);
+            continue;
+        }
+        for (int i = 0; i < KRN__W; i++) dec(row[i] + at, &t, i);
+        t.d = krn__halves8(row, at);
 #if KRN__VNNI
         if (nr >= KRN__TRANSPOSE_ROWS && !ty.sign) {
             __m256i tr[KRN__W];
@@ -304,14 +318,22 @@ typedef struct krn__ksb {
     uint16_t d, dmin; /* halves */
 } krn__ksb;
 
-/* Q4_K/Q5_K scales and mins: sub-block j's sc_j multiplies all its pairs. */
+/* Q4_K/Q5_K scales and mins: sub-block j's sc_j multiplies all its pairs.
+ * The 12 packed bytes (quant_layout.h's krn__k_scale_min) as three
+ * little-endian words: bytes j and j+4 of sub-blocks 0..3 are the low 6
+ * bits of words 0 and 1; sub-blocks 4..7 take the nibbles of word 2 and
+ * the top 2 bits of words 0 (scales) and 1 (mins), four bytes at once. */
 KRN__T static inline void krn__dec_k_scales(const uint8_t *b, krn__ksb *s) {
     s->d = krn__rd16(b);
     s->dmin = krn__rd16(b + KRN__QK_DMIN);
+    const uint8_t *p = b + KRN__QK_SCALES;
+    const uint32_t w0 = krn__rd32(p), w1 = krn__rd32(p + 4), w2 = krn__rd32(p + 8);
+    const uint32_t lo6 = 0x3F3F3F3Fu, lo4 = 0x0F0F0F0Fu, lo2 = 0x03030303u;
+    const uint32_t sc[2] = {w0 & lo6, (w2 & lo4) | (((w0 >> 6) & lo2) << 4)};
+    const uint32_t mn[2] = {w1 & lo6, ((w2 >> 4) & lo4) | (((w1 >> 6) & lo2) << 4)};
     for (int j = 0; j < 8; j++) {
-        uint8_t sc;
-        krn__k_scale_min(b + KRN__QK_SCALES, j, &sc, &s->mn[j]);
-        s->sc[j] = _mm256_set1_epi16(sc);
+        s->sc[j] = _mm256_set1_epi16((short)((sc[j / 4] >> (8 * (j % 4))) & 0xFF));
+        s->mn[j] = (uint8_t)(mn[j / 4] >> (8 * (j % 4)));
     }
 }
 
@@ -446,6 +468,57 @@ KRN__T static inline __m256 krn__val_q6_k(const krn__ktile *t, const krn_act_blo
 typedef void (*krn__k_dec)(const uint8_t *b, krn__ksb *s);
 typedef __m256 (*krn__k_val)(const krn__ktile *t, const krn_act_block *x);
 
+/* A 1-row step needs no tile: each weight row's super-block is decoded
+ * into registers and dotted at once, its value computed and added to its
+ * own partial in scalar floats (the same operations, in the same order, as
+ * a lane of the tile). Writing 8 decoded rows to memory, as the tile does
+ * to share them among rows, costs a 1-row step more than it saves. */
+KRN__T static inline __attribute__((always_inline)) float
+krn__k_value1(krn__k_dec dec, bool min, bool sign, const uint8_t *b,
+              const krn_act_block *x) {
+    krn__ksb s;
+    dec(b, &s);
+    __m256i acc = _mm256_setzero_si256();
+    int32_t bm = 0;
+    for (int j = 0; j < 8; j++) {
+        __m256i xq = krn__ld(x[j].q);
+        if (sign) xq = _mm256_sign_epi8(xq, s.w[j]);
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(s.q[j], xq),
+                                                      s.sc[j]));
+        if (min) bm += (int32_t)s.mn[j] * x[j].sum;
+    }
+    __m128i h = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0x4E));
+    h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0xB1));
+    float t = _cvtsh_ss(s.d) * (float)_mm_cvtsi128_si32(h);
+    if (min) t = t - _cvtsh_ss(s.dmin) * (float)bm;
+    return x[0].d * t;
+}
+
+KRN__T static inline __attribute__((always_inline)) void
+krn__k_tile1(krn__k_dec dec, bool min, bool sign, int64_t bytes, const uint8_t *w,
+             uint64_t rb, int n_out, const krn_act_block *x, int64_t nb,
+             float *dots) {
+    const int64_t ng = nb / 8, len = krn_chunk_len(ng);
+    const uint64_t pf = krn__prefetch_per(rb, ng);
+    float part[KRN__W] = {0}, dot[KRN__W] = {0};
+    int64_t left = len;
+    for (int64_t g = 0; g < ng; g++) {
+        krn__prefetch_next(w, rb, (uint64_t)g, pf);
+        for (int i = 0; i < n_out; i++)
+            part[i] = part[i] + krn__k_value1(dec, min, sign,
+                                              w + (uint64_t)i * rb + g * bytes, x + g * 8);
+        if (--left == 0 || g + 1 == ng) {
+            for (int i = 0; i < n_out; i++) {
+                dot[i] = dot[i] + part[i];
+                part[i] = 0.0f;
+            }
+            left = len;
+        }
+    }
+    for (int i = 0; i < KRN__W; i++) dots[i] = dot[i];
+}
+
 /* The tile loop of a K-quant: super-block g of the 8 rows is decoded once,
  * then each activation row adds its group values to its chunk partials. */
 KRN__T static inline __attribute__((always_inline)) void
@@ -471,16 +544,19 @@ krn__k_tile(krn__k_dec dec, krn__k_val val, int64_t bytes, const uint8_t *w,
     krn__acc_store(&a, nr, dots);
 }
 
-#define KRN__K_KERNEL(name, dec, val, bytes)                                    \
+#define KRN__K_KERNEL(name, dec, val, min, sign, bytes)                         \
     KRN__T static void name(const uint8_t *w, uint64_t rb, int n_out,          \
                             const krn_act_block *x, int64_t xs, int nr,        \
                             int64_t nb, float *dots) {                         \
-        krn__k_tile(dec, val, bytes, w, rb, n_out, x, xs, nr, nb, dots);       \
+        if (nr == 1)                                                           \
+            krn__k_tile1(dec, min, sign, bytes, w, rb, n_out, x, nb, dots);    \
+        else                                                                   \
+            krn__k_tile(dec, val, bytes, w, rb, n_out, x, xs, nr, nb, dots);   \
     }
 
-KRN__K_KERNEL(krn__tile_q4_k, krn__dec_q4_k, krn__val_k45, 144)
-KRN__K_KERNEL(krn__tile_q5_k, krn__dec_q5_k, krn__val_k45, 176)
-KRN__K_KERNEL(krn__tile_q6_k, krn__dec_q6_k, krn__val_q6_k, 210)
+KRN__K_KERNEL(krn__tile_q4_k, krn__dec_q4_k, krn__val_k45, true, false, 144)
+KRN__K_KERNEL(krn__tile_q5_k, krn__dec_q5_k, krn__val_k45, true, false, 176)
+KRN__K_KERNEL(krn__tile_q6_k, krn__dec_q6_k, krn__val_q6_k, false, true, 210)
 
 /* The kernel of type, or NULL. */
 static krn_cpu_qdot_fn krn__tile_for(krn_type type) {

@@ -152,8 +152,8 @@ static void check_type(krn_type t, krn_cpu_isa isa, fill f) {
             assert_true(krn_row_bytes(t, nb * 32, &rb));
             uint8_t *w = weight_row(t, nb * KRN_CPU_TILE, seed * 131 + (uint64_t)t, f);
             krn_act_block *x = act_rows(t, nb, xs, KRN_MAX_ROWS, seed);
-            static const int ROWS[] = {1, 2, 5, 64}, OUTS[] = {8, 1, 3, 7};
-            for (int k = 0; k < 4; k++)
+            static const int ROWS[] = {1, 1, 2, 5, 64}, OUTS[] = {8, 3, 1, 3, 7};
+            for (int k = 0; k < 5; k++)
                 check_tile(t, isa, w, rb, OUTS[k], x, xs, ROWS[k], nb);
             free(w);
             free(x);
