@@ -275,29 +275,63 @@ $(BUILD)/lsp_demo: models/demo/lsp_demo.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
 # ---- fuzzing (needs clang; not part of test or check) ----
-# libFuzzer targets, each for FUZZ_TIME seconds (default 60): sb-lsp's
-# framing and dispatch (tests/lsp/fuzz_lsp.c, seeds tests/lsp/corpus/) and
-# the warm-up table's reader (tests/warmup/fuzz_warmup.c, seeds
-# tests/warmup/corpus/); what they find new goes to build-fuzz/corpus*/.
-# libsb is rebuilt with clang and the sanitizers.
+# libFuzzer targets, each for FUZZ_SECONDS seconds (default 60; FUZZ_TIME,
+# the old name, still works): sb-lsp's framing and dispatch
+# (tests/lsp/fuzz_lsp.c, seeds tests/lsp/corpus/), the warm-up table's
+# reader (tests/warmup/fuzz_warmup.c), model loading from GGUF bytes to the
+# tokenizer (tests/engine/fuzz_gguf.c, seeds tests/engine/corpus_gguf/,
+# remade by `make fuzz-seeds`), the tokenizer with the real vocabulary
+# (tests/engine/fuzz_tokenizer.c, seeds tests/tokenizer/corpus/; needs
+# $(TOKREF)/tiny-vocab.gguf, so node, as make test does) and the session
+# log's reader and judge (tests/sessionlog/fuzz_sessionlog.c). What they
+# find new goes to build-fuzz/corpus-NAME/ (the LSP's: build-fuzz/corpus/).
+# libsb is rebuilt with clang and the sanitizers. `make fuzz-NAME` runs one.
 FUZZ_TIME ?= 60
+FUZZ_SECONDS ?= $(FUZZ_TIME)
+FUZZ_TARGETS := lsp warmup gguf tokenizer sessionlog
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_LIB = $(MAKE) BUILD=build-fuzz CC=clang NVCC= OPTFLAGS="-O1 -g" \
 	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -Wno-error" build-fuzz/libsb.a
-build-fuzz/fuzz_lsp build-fuzz/fuzz_warmup: build-fuzz/fuzz_%: FORCE
+$(FUZZ_TARGETS:%=build-fuzz/fuzz_%): build-fuzz/fuzz_%: FORCE
 	@command -v clang >/dev/null || { echo "fuzz: clang is required (apt-get install clang)" >&2; exit 1; }
 	$(FUZZ_LIB)
 	clang $(SB_CFLAGS) -Wno-error -fsanitize=fuzzer $(FUZZ_SAN) -o $@ \
 	    $(wildcard tests/*/fuzz_$*.c) build-fuzz/libsb.a $(LDLIBS)
 
-fuzz: build-fuzz/fuzz_lsp build-fuzz/fuzz_warmup
-	@mkdir -p build-fuzz/corpus build-fuzz/corpus-warmup
-	build-fuzz/fuzz_lsp -max_total_time=$(FUZZ_TIME) -max_len=8192 -timeout=10 \
-	    build-fuzz/corpus tests/lsp/corpus
-	build-fuzz/fuzz_warmup -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 \
-	    build-fuzz/corpus-warmup tests/warmup/corpus
+# One target's run: its binary, its corpus folders, its input cap.
+FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -timeout=10
+fuzz-lsp: build-fuzz/fuzz_lsp
+	@mkdir -p build-fuzz/corpus
+	build-fuzz/fuzz_lsp $(FUZZ_RUN) -max_len=8192 build-fuzz/corpus tests/lsp/corpus
+fuzz-warmup: build-fuzz/fuzz_warmup
+	@mkdir -p build-fuzz/corpus-warmup
+	build-fuzz/fuzz_warmup $(FUZZ_RUN) -max_len=65536 build-fuzz/corpus-warmup \
+	    tests/warmup/corpus
+fuzz-gguf: build-fuzz/fuzz_gguf
+	@mkdir -p build-fuzz/corpus-gguf
+	build-fuzz/fuzz_gguf $(FUZZ_RUN) -max_len=400000 -rss_limit_mb=4096 \
+	    build-fuzz/corpus-gguf tests/engine/corpus_gguf
+fuzz-tokenizer: build-fuzz/fuzz_tokenizer $(TOKREF)/tiny-vocab.gguf
+	@mkdir -p build-fuzz/corpus-tokenizer
+	SB_FUZZ_VOCAB_MODEL=$(TOKREF)/tiny-vocab.gguf build-fuzz/fuzz_tokenizer \
+	    $(FUZZ_RUN) -max_len=16384 -rss_limit_mb=4096 build-fuzz/corpus-tokenizer \
+	    tests/tokenizer/corpus
+fuzz-sessionlog: build-fuzz/fuzz_sessionlog
+	@mkdir -p build-fuzz/corpus-sessionlog
+	build-fuzz/fuzz_sessionlog $(FUZZ_RUN) -max_len=65536 build-fuzz/corpus-sessionlog \
+	    tests/sessionlog/corpus
 
-.PHONY: fuzz FORCE
+# Each in turn; a crash stops the run and leaves crash-* in the current folder.
+fuzz: $(FUZZ_TARGETS:%=fuzz-%)
+
+# The GGUF seeds (tests/engine/corpus_gguf/), written by a program of the
+# normal build.
+$(BUILD)/fuzz_gguf_seeds: tests/engine/fuzz_gguf_seeds.c $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
+fuzz-seeds: $(BUILD)/fuzz_gguf_seeds
+	$(BUILD)/fuzz_gguf_seeds tests/engine/corpus_gguf
+
+.PHONY: fuzz fuzz-seeds $(FUZZ_TARGETS:%=fuzz-%) FORCE
 FORCE:
 
 # ---- the SBOM (sbom/sbom.h) ----
