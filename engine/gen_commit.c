@@ -8,6 +8,15 @@
 #include <stdlib.h>
 
 #include "gen_internal.h"
+#include "model_internal.h"
+
+int eng__gen_sample(eng__gen *g, const float *row, int64_t pos, int32_t *id,
+                    sb_err *err) {
+    if (eng__logits_check_finite(row, g->n_vocab, g->r->steps + 1, pos, err))
+        return -1;
+    *id = eng_sample(row, g->n_vocab, &g->p->sampling, pos);
+    return 0;
+}
 
 /* The stop string's failure table (stop_fail in gen_internal.h): where a
  * partial match falls back to when the next byte does not continue it. */

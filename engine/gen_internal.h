@@ -40,6 +40,13 @@ typedef struct eng__gen {
  * string (g->stop_fail, freed by the caller); -1 when out of memory. */
 int eng__gen_stop_init(eng__gen *g, sb_err *err);
 
+/* [gen_commit.c] The token at position pos, sampled from row (n_vocab
+ * logits) after checking they are all finite; the step being made is
+ * g->r->steps + 1. -1 with err naming the step when some are not (all-NaN
+ * logits used to give token 0 forever, silently). */
+int eng__gen_sample(eng__gen *g, const float *row, int64_t pos, int32_t *id,
+                    sb_err *err);
+
 /* [gen_commit.c] Appends id to the result, calls on_token, then checks, in this order:
  * the callback's request, EOS, the stop string, n_max, and a full context
  * (the token would need a KV slot beyond capacity before anything could

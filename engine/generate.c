@@ -47,7 +47,8 @@ static int eng__decode_plain(eng__gen *g, float *logits, sb_err *err) {
     eng_session *s = g->s;
     for (;;) {
         int64_t pos = eng_session_length(s);
-        int32_t id = eng_sample(logits, g->n_vocab, &g->p->sampling, pos);
+        int32_t id;
+        if (eng__gen_sample(g, logits, pos, &id, err)) return -1;
         g->r->steps++;
         if (eng__gen_commit(g, id)) return 0;
         if (eng_session_step(s, &id, 1, logits, err)) return -1;

@@ -155,8 +155,9 @@ static void eng__shape_str(char *buf, size_t cap, const int64_t *ne, int nd) {
     if (n >= 0 && (size_t)n < cap) snprintf(buf + n, cap - (size_t)n, "]");
 }
 
-/* Finds a tensor by name and checks it against w. Trailing dimensions of 1
- * are not significant: [896] and [896, 1] are the same vector. */
+/* Finds a tensor by name and checks it against w, and that its values (or
+ * its quantized blocks' scales) are finite. Trailing dimensions of 1 are
+ * not significant: [896] and [896, 1] are the same vector. */
 static int eng__tensor(const gguf_file *f, const char *name, eng__want w,
                        krn_tensor *out, sb_err *err) {
     const gguf_tensor *t = gguf_find_tensor(f, name);
@@ -177,7 +178,7 @@ static int eng__tensor(const gguf_file *f, const char *name, eng__want w,
                           name, krn_type_name(t->type));
     *out = (krn_tensor){.type = t->type, .ne0 = t->ne[0], .ne1 = t->ne[1],
                         .data = t->data};
-    return 0;
+    return eng__tensor_check_finite(name, out, err);
 }
 
 /* One row of the per-layer table: which krn_layer field, and its shape in

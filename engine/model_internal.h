@@ -49,6 +49,21 @@ struct eng_model {
     char sha256[65];         /* of the whole file, lowercase hex */
 };
 
+/* ---- finite.c ---- */
+
+/* 0 when tensor t (named name, for the message) can give only finite
+ * products: every scale of a quantized tensor, every value of a float
+ * one, is finite. -1 naming the tensor, the block or element and what it
+ * holds (NaN, Inf). */
+int eng__tensor_check_finite(const char *name, const krn_tensor *t,
+                             sb_err *err);
+
+/* 0 when every one of the n_vocab logits of the row about to be sampled is
+ * finite; -1 naming the step (1-based, as eng_gen_result.steps counts),
+ * the position and how many are not. */
+int eng__logits_check_finite(const float *row, int32_t n_vocab, int32_t step,
+                             int64_t pos, sb_err *err);
+
 /* ---- tokenizer.c ---- */
 
 /* Reads tokenizer.ggml.tokens (and token_type when present) from f, which

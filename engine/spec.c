@@ -68,15 +68,17 @@ void eng__spec_count(eng_gen_result *r, int32_t drafted, int32_t accepted) {
 
 /* Commits the tokens of a step whose 1 + d rows of logits are in
  * st->logits: samples row by row while the guesses hold. Returns the
- * number of guesses accepted; *stopped when a commit ended generation. */
+ * number of guesses accepted, or -1 (err filled) for a row of non-finite
+ * logits; *stopped when a commit ended generation. */
 static int32_t spec__accept(spec__state *st, int32_t d, int32_t length,
-                            bool *stopped) {
+                            bool *stopped, sb_err *err) {
     eng__gen *g = st->g;
     int32_t accepted = 0;
     for (int32_t i = 0; i <= d; i++) {
         const float *row = st->logits + (size_t)i * (size_t)g->n_vocab;
-        int32_t id = eng_sample(row, g->n_vocab, &g->p->sampling,
-                                (int64_t)length + 1 + i);
+        int32_t id;
+        if (eng__gen_sample(g, row, (int64_t)length + 1 + i, &id, err))
+            return -1;
         bool confirmed = i < d && id == st->rows[1 + i];
         accepted += confirmed;
         *stopped = eng__gen_commit(g, id);
@@ -94,7 +96,8 @@ static int spec__step(spec__state *st, sb_err *err) {
     int32_t length = eng_session_length(g->s), first = r->n_tokens;
     if (eng_session_step(g->s, st->rows, 1 + d, st->logits, err)) return -1;
     bool stopped = false;
-    int32_t accepted = spec__accept(st, d, length, &stopped);
+    int32_t accepted = spec__accept(st, d, length, &stopped, err);
+    if (accepted < 0) return -1;
     eng__spec_count(r, d, accepted);
     eng_session_truncate(g->s, g->n_prompt + r->n_tokens - 1);
     st->rows[0] = r->tokens[r->n_tokens - 1];
@@ -113,7 +116,8 @@ int eng__decode_spec(eng__gen *g, const float *logits, sb_err *err) {
     if (st.drf->begin) st.drf->begin(st.drf->ctx, g->prompt, g->n_prompt);
     /* The first token comes from the prompt's last row, as in plain
      * decoding; every later one from a speculative step. */
-    int32_t id = eng_sample(logits, g->n_vocab, &g->p->sampling, g->n_prompt);
+    int32_t id;
+    if (eng__gen_sample(g, logits, g->n_prompt, &id, err)) return -1;
     g->r->steps++;
     int rc = eng__gen_commit(g, id) ? 1 : 0;
     if (st.drf->accept) st.drf->accept(st.drf->ctx, &id, 1);
