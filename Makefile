@@ -250,6 +250,18 @@ bench-cpu: $(BUILD)/sb $(BUILD)/engine_steps $(TOKREF)/tokenizer.json
 	BUILD=$(BUILD) THREADS=$(or $(THREADS),2) REPS=$(or $(REPS),3) \
 	    LLAMA_BENCH=$(LLAMA_BENCH) BASE_BUILD=$(BASE_BUILD) bench/programs/cpu_bench.sh
 
+# What the finite-value checks cost (bench/programs/finite_cost.c): the
+# weight check against the load, the logits check against a 1-row step, on
+# the 0.5b-shape Q4_K_M model (made once into $(BUILD)/), 2 threads.
+$(BUILD)/finite_cost: bench/programs/finite_cost.c $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
+$(BUILD)/bench-0.5b-q4_k_m.gguf: | $(BUILD)/sb
+	$(BUILD)/sb mkmodel --shape 0.5b --quant q4_k_m --seed 1 --quiet -o $@
+bench-finite: $(BUILD)/finite_cost $(BUILD)/bench-0.5b-q4_k_m.gguf
+	$(BUILD)/finite_cost $(BUILD)/bench-0.5b-q4_k_m.gguf 2 20
+
+.PHONY: bench-finite
+
 $(BUILD)/tokenize_speed: bench/programs/tokenize_speed.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 

@@ -118,6 +118,12 @@ void *gguf_file_read(const char *path, const char *where, uint64_t *size,
                    (unsigned long long)*size, strerror(errno));
         goto fail;
     }
+#ifdef MADV_HUGEPAGE
+    /* 2 MB pages where the kernel has them: reading into 4 KB pages spends
+     * most of its time faulting them in (1.1-1.3 s against 0.07-0.65 s for
+     * a 395 MB file on the 2-core build machine). Advice only. */
+    madvise(buf, (size_t)*size, MADV_HUGEPAGE);
+#endif
     if (gguf__read_all(fd, buf, *size, where, err)) goto fail;
     gguf__identity_of(&st, &was);
     diff = "it could not be stat'd again";
