@@ -6,7 +6,8 @@
  * edits (incremental didChanges). Each edit rewrites one to three lines of
  * one of them; at random it is left to finish, cancelled ($/cancelRequest
  * or the progress's cancel) once it has started, or its document is
- * changed while the model writes. Every workspace/applyEdit must name the
+ * changed while the model writes; other documents are typed into while
+ * it runs. Every workspace/applyEdit must name the
  * version its edit was asked for; this editor applies it only while its
  * document is still at that version (as editors do) and sends the change
  * back. It checks, and exits 1 on the first failure:
@@ -232,7 +233,11 @@ static void run_edit(soak *s, doc *d, int64_t id, const char *token, int act,
                                          "result"));
         const char *t = json_string_value(json_object_get(json_object_get(m, "params"),
                                                           "token"));
-        if (!acted && method && !strcmp(method, "$/progress") && t && !strcmp(t, token)) {
+        bool ours = method && !strcmp(method, "$/progress") && t && !strcmp(t, token);
+        /* now and then, typing into another document while the model writes */
+        doc *other = &s->docs[rnd(s, N_DOCS)];
+        if (ours && other != d && rnd(s, 4) == 0) type_into(s, other);
+        if (!acted && ours) {
             acted = true;
             if (act == 1)
                 client_notify(&s->c, "$/cancelRequest", json_pack("{s:I}", "id",
