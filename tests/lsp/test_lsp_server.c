@@ -422,6 +422,24 @@ static void test_cancel_busy_and_modified(void **state) {
     assert_int_equal(client_error_code(r), -32801);
     assert_true(shows >= 1);
     json_decref(r);
+
+    /* a change that does not raise the version is refused, and still stops
+     * the running edit (-32801, nothing applied: the editor's text moved
+     * on); the next edit is refused up front until the whole text comes */
+    id = start_held_edit(&c, "t5");
+    await_report(&c);
+    client_notify(&c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:[{s:s}]}", "textDocument", "uri", URI, "version", 3,
+        "contentChanges", "text", "replayed\n"));
+    r = await_answer(&c, id, &shows);
+    assert_int_equal(client_error_code(r), -32801);
+    json_decref(r);
+    id = start_held_edit(&c, "t6");
+    r = await_answer(&c, id, &shows);
+    assert_int_equal(client_error_code(r), -32801);
+    assert_non_null(strstr(json_string_value(json_object_get(json_object_get(
+        r, "error"), "message")), "versions must increase"));
+    json_decref(r);
     free(d.text);
     shutdown_and_exit(&c, 0);
 }
