@@ -9,8 +9,8 @@
  *   segment after segment, then the butterfly folds 16, 8 (vector adds),
  *   4, 2, 1 (within one vector), each lane[l] + lane[l + off] as written.
  *   Keys are widened by vcvtph2ps, exact as krn_fp16_to_fp32.
- * - Chunk maximum, krn_exp and the sum l: attention.c's scalar code, in
- *   position order.
+ * - Chunk maximum and the sum l: attention.c's scalar code, in position
+ *   order; krn_exp 8 positions at a time (exp_avx2.h, the same bits).
  * - acc[d] += p_t · v_t[d] over positions in order: 8 dimensions per
  *   vector, each lane its own sequential sum; the merge and the final
  *   division likewise lane by lane.
@@ -27,6 +27,7 @@
 #include <immintrin.h>
 
 #define KRN__T __attribute__((target("avx2,f16c")))
+#include "exp_avx2.h"
 
 KRN__T static inline __m256 krn__h8(const uint16_t *p) {
     return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)p));
@@ -67,11 +68,13 @@ KRN__T static void krn__chunk_run(const krn_cpu_attn *a, int32_t t0, int32_t t1,
     float m = score[0];
     for (int32_t j = 1; j < n; j++)
         if (score[j] > m) m = score[j];
+    int32_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        _mm256_storeu_ps(score + j, krn__exp8(_mm256_sub_ps(_mm256_loadu_ps(score + j),
+                                                             _mm256_set1_ps(m))));
+    for (; j < n; j++) score[j] = krn_exp(score[j] - m);
     float l = 0.0f;
-    for (int32_t j = 0; j < n; j++) {
-        score[j] = krn_exp(score[j] - m);
-        l = l + score[j];
-    }
+    for (j = 0; j < n; j++) l = l + score[j];
     for (int32_t d = 0; d < hd; d += 8)
         _mm256_storeu_ps(out->acc + d, _mm256_setzero_ps());
     for (int32_t j = 0; j < n; j++) {

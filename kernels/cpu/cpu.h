@@ -119,6 +119,11 @@ krn_cpu_attn_fn krn_cpu_attn_head_for(int isa, int32_t head_dim);
 float krn_cpu_silu(float g);
 /* a_i = silu(g_i) * u_i for n elements; a may alias g or u. */
 void krn_cpu_swiglu(const float *g, const float *u, int64_t n, float *a);
+/* krn_cpu_swiglu or a version of it for instruction set isa (a
+ * krn_cpu_isa, qdot.h) that gives the same bits (ffn_avx2.c). */
+typedef void (*krn_cpu_swiglu_fn)(const float *g, const float *u, int64_t n,
+                                  float *a);
+krn_cpu_swiglu_fn krn_cpu_swiglu_for(int isa);
 
 /* ==== matmul.c =========================================================== */
 

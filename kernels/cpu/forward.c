@@ -121,7 +121,7 @@ static void krn_cpu__att_quant_row(const krn_cpu__step *s, int r) {
 static void krn_cpu__swiglu_row(const krn_cpu__step *s, int r) {
     const krn_cpu *c = s->c;
     float *g = c->g + r * c->n_ff;
-    krn_cpu_swiglu(g, c->u + r * c->n_ff, c->n_ff, g);
+    krn_cpu_swiglu_for(c->isa)(g, c->u + r * c->n_ff, c->n_ff, g);
     krn_cpu__quantize_row(c, g, r, c->n_ff);
 }
 

@@ -12,11 +12,17 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../kernels/cpu/qdot.h"
+
+#if KRN_CPU_HAVE_X86
+#define KRN__T __attribute__((target("avx2,f16c")))
+#include "../../kernels/cpu/exp_avx2.h"
+#endif
 #include "../support/float_bits.h"
 #include "../support/mem_model.h"
 
@@ -304,6 +310,79 @@ static void test_attention_every_half(void **state) {
     free(scratch);
 }
 
+/* ---- exp and SwiGLU ---------------------------------------------------------- */
+
+#if KRN_CPU_HAVE_X86
+/* krn__exp8 on 8 values against krn_exp, bit for bit (NaN: a NaN). */
+KRN__T static void check_exp8(const float v[8]) {
+    float got[8];
+    _mm256_storeu_ps(got, krn__exp8(_mm256_loadu_ps(v)));
+    for (int i = 0; i < 8; i++) {
+        const float want = krn_exp(v[i]);
+        if (want != want) {
+            assert_true(got[i] != got[i]);
+            continue;
+        }
+        if (f32_bits(got[i]) != f32_bits(want))
+            fail_msg("exp8(%a) = %a, krn_exp %a", (double)v[i], (double)got[i],
+                     (double)want);
+    }
+}
+#endif
+
+/* Every float from -110 to 95 in steps of 2^-12, a random sample of all
+ * bit patterns, and the edges (±0, ±inf, NaN, ±87, ±88 and their
+ * neighbours), mixed into the same vectors as normal lanes. */
+static void test_exp8_equals_krn_exp(void **state) {
+    (void)state;
+#if KRN_CPU_HAVE_X86
+    if (krn_cpu_isa_best() < KRN_CPU_ISA_AVX2) {
+        printf("# no AVX2: exp8 not run here\n");
+        return;
+    }
+    float v[8];
+    int n = 0;
+    for (float x = -110.0f; x <= 95.0f; x += 0x1p-12f) {
+        v[n++] = x;
+        if (n == 8) { check_exp8(v); n = 0; }
+    }
+    for (uint64_t i = 0; i < 200000; i++) {
+        v[n++] = bits_f32((uint32_t)rnd(5, i));
+        if (n == 8) { check_exp8(v); n = 0; }
+    }
+    const float edge[] = {0.0f, -0.0f, 1.0f / 0.0f, -1.0f / 0.0f, bits_f32(0x7FC00001),
+                          -87.0f, 88.0f, nextafterf(-87.0f, -100.0f),
+                          nextafterf(88.0f, 100.0f), -104.0f, 89.0f, -1e-30f, 1e-30f,
+                          -103.97f, 88.72f, -126.0f * 0.6931472f};
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++) {
+        for (int k = 0; k < 8; k++) v[k] = k == (int)(i % 8) ? edge[i] : -1.5f * (float)k;
+        check_exp8(v);
+    }
+#endif
+}
+
+/* SwiGLU on every isa against ffn.c, at lengths with and without a tail. */
+static void test_swiglu_equals_reference(void **state) {
+    (void)state;
+    enum { N = 203 };
+    float g[N], u[N], want[N], got[N];
+    for (int i = 0; i < N; i++) {
+        const uint64_t h = rnd(41, (uint64_t)i);
+        g[i] = ((float)(h & 0xFFFFF) / 524288.0f - 1.0f) * (i % 7 == 0 ? 120.0f : 12.0f);
+        u[i] = ((float)(h >> 32 & 0xFFFFF) / 524288.0f - 1.0f) * 3.0f;
+    }
+    for (int isa = KRN_CPU_ISA_SCALAR; isa <= (int)krn_cpu_isa_best(); isa++)
+        for (int n = 1; n <= N; n += 101) {
+            krn_cpu_swiglu(g, u, n, want);
+            krn_cpu_swiglu_for(isa)(g, u, n, got);
+            for (int i = 0; i < n; i++)
+                if (f32_bits(got[i]) != f32_bits(want[i]))
+                    fail_msg("swiglu on %s, n %d, element %d: %a, reference %a",
+                             krn_cpu_isa_name((krn_cpu_isa)isa), n, i,
+                             (double)got[i], (double)want[i]);
+        }
+}
+
 /* ---- whole forward passes --------------------------------------------------- */
 
 /* Logits of a sequence run as steps of 1, 7 and 64 rows (prefill, verify
@@ -395,6 +474,8 @@ int main(void) {
         cmocka_unit_test(test_fused_equals_reference),
         cmocka_unit_test(test_attention_equals_reference),
         cmocka_unit_test(test_attention_every_half),
+        cmocka_unit_test(test_exp8_equals_krn_exp),
+        cmocka_unit_test(test_swiglu_equals_reference),
         cmocka_unit_test(test_forward_kquants),
         cmocka_unit_test(test_forward_legacy),
     };
