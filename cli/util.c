@@ -11,10 +11,15 @@
 
 #include "cli.h"
 
+/* Messages quote what files hold (a GGUF key, an architecture name, a log
+ * field): escaped like sb info's name (sb_escape_text), so that a hostile
+ * file cannot drive the terminal through an error message either. */
 static void cli__vprint(const char *cmd, const char *fmt, va_list ap) {
-    fprintf(stderr, "sb %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char msg[2048], shown[4 * sizeof msg];
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
+    sb_escape_text(msg, len, shown, sizeof shown);
+    fprintf(stderr, "sb %s: %s\n", cmd, shown);
 }
 
 int cli_fail(const char *cmd, const char *fmt, ...) {

@@ -97,12 +97,32 @@ static void test_info_escapes_name(void **state) {
     free(out);
 }
 
+/* Error messages quote the file too (here the architecture, which sb
+ * refuses): escaped the same way. */
+static void test_error_escapes_file_text(void **state) {
+    (void)state;
+    mk_job job;
+    test_job_init(&job);
+    job.arch = "qwen\x1b]0;pwned\x07";
+    const char *path = test_sb_path(0, "arch.gguf");
+    sb_err err = {0};
+    if (mk_job_write(&job, path, &err)) fail_msg("write: %s", err.msg);
+    mk_job_free(&job);
+    assert_int_equal(test_sb("info -m '%s'", path), 1);
+    char *msg = test_sb_read("err", NULL);
+    assert_null(strchr(msg, '\x1b'));
+    if (!strstr(msg, "is 'qwen\\x1B]0;pwned\\x07', expected 'qwen2'"))
+        fail_msg("architecture not escaped as expected: %s", msg);
+    free(msg);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prompt_file_without_end),
         cmocka_unit_test(test_max_input),
         cmocka_unit_test(test_directory_input),
         cmocka_unit_test(test_info_escapes_name),
+        cmocka_unit_test(test_error_escapes_file_text),
     };
     return cmocka_run_group_tests(tests, test_sb_group_setup,
                                   test_sb_group_teardown);
