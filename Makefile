@@ -206,6 +206,10 @@ asan:
 $(BUILD)/membw: bench/programs/membw.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
+# The CPU thread pool's round trip (bench/programs/pool_rtt.c; make bench-cpu).
+$(BUILD)/pool_rtt: bench/programs/pool_rtt.c $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+
 $(BUILD)/engine_steps: bench/programs/engine_steps.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
@@ -246,7 +250,7 @@ bench-drafter: $(BUILD)/sb $(TOKREF)/tiny-vocab.gguf
 # llama.cpp's columns (built outside the repository: bench/RESULTS.md),
 # BASE_BUILD=/path/to/build a column from another build's sb and
 # engine_steps. bench/programs/cpu_decode.sh gives the memory-read floor.
-bench-cpu: $(BUILD)/sb $(BUILD)/engine_steps $(TOKREF)/tokenizer.json
+bench-cpu: $(BUILD)/sb $(BUILD)/engine_steps $(BUILD)/pool_rtt $(TOKREF)/tokenizer.json
 	BUILD=$(BUILD) THREADS=$(or $(THREADS),2) REPS=$(or $(REPS),3) \
 	    LLAMA_BENCH=$(LLAMA_BENCH) BASE_BUILD=$(BASE_BUILD) bench/programs/cpu_bench.sh
 

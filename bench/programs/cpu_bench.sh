@@ -48,7 +48,7 @@ sb_runs() { # SB MODEL PROMPT N
 # ms of one step of ROWS rows at depth 0, REPS times
 step_runs() { # ENGINE_STEPS MODEL ROWS
     for _ in $(seq "$REPS"); do
-        "$1" "$2" --device cpu --depth 0 --reps 5 --threads "$THREADS" --rows "$3" |
+        "$1" "$2" --device cpu --depth 0 --reps 3 --threads "$THREADS" --rows "$3" |
             sed -n 's/.* rows: \([0-9.]*\) ms/\1/p'
     done
 }
@@ -99,6 +99,7 @@ if [ -n "$LLAMA_BENCH" ]; then
     lt+=("$(llama_runs "$demo" -p "$n600" -n 0)")
 fi
 echo "load after: $(uptime | sed 's/.*load average/load average/')"
+echo "thread pool round trip: $("$BUILD/pool_rtt" "$THREADS" | sed 's/^pool_rtt: //')"
 
 # ---- the table ---------------------------------------------------------------
 ratio() { # "a (..)" "b (..)" -> a/b
