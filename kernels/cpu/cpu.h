@@ -125,6 +125,14 @@ typedef void (*krn_cpu_swiglu_fn)(const float *g, const float *u, int64_t n,
                                   float *a);
 krn_cpu_swiglu_fn krn_cpu_swiglu_for(int isa);
 
+/* ==== act_avx2.c ========================================================= */
+
+/* krn_quantize_act (kernels.h §2) or a version of it for instruction set
+ * isa (a krn_cpu_isa, qdot.h) that writes the same bytes. */
+typedef void (*krn_cpu_quantize_fn)(const float *x, krn_act_block *out,
+                                    int64_t n, int64_t group);
+krn_cpu_quantize_fn krn_cpu_quantize_act_for(int isa);
+
 /* ==== matmul.c =========================================================== */
 
 /* One weight matrix of a matmul group and where its outputs go: for batch

@@ -69,9 +69,10 @@ static void krn_cpu__embed_row(const krn_cpu__step *s, int r) {
  * (kernels.h §2): in groups of 32 into xq32, and, when n is whole
  * super-blocks (a K-quant matmul can read it), in groups of 256 into xq. */
 static void krn_cpu__quantize_row(const krn_cpu *c, const float *x, int r, int64_t n) {
-    krn_quantize_act(x, c->xq32 + r * (n / KRN_QBLOCK), n, KRN_QBLOCK);
+    const krn_cpu_quantize_fn quantize = krn_cpu_quantize_act_for(c->isa);
+    quantize(x, c->xq32 + r * (n / KRN_QBLOCK), n, KRN_QBLOCK);
     if (n % KRN_SUPER == 0)
-        krn_quantize_act(x, c->xq + r * (n / KRN_QBLOCK), n, KRN_SUPER);
+        quantize(x, c->xq + r * (n / KRN_QBLOCK), n, KRN_SUPER);
 }
 
 /* h = rmsnorm(x, w) and its quantization, for the matmuls that read h. */

@@ -310,6 +310,47 @@ static void test_attention_every_half(void **state) {
     free(scratch);
 }
 
+/* ---- activation quantization -------------------------------------------------- */
+
+/* Every isa's krn_quantize_act against canon.c's, byte for byte, in groups
+ * of 32 and 256: rows of every act_floats kind, plus rows holding NaNs,
+ * infinities, −0 and values at the rounding ties (±0.5·k/id). */
+static void test_quantize_act_equals_reference(void **state) {
+    (void)state;
+    enum { N = 1024, NB = N / 32 };
+    static float x[N];
+    static krn_act_block want[NB], got[NB];
+    for (int kind = 0; kind < 9; kind++) {
+        if (kind < 5) {
+            act_floats(x, N, kind, 3);
+        } else {
+            /* amax 127, so id = 1 and every x·id is a tie k + 0.5 */
+            for (int i = 0; i < N; i++) x[i] = ((float)(i % 254) - 127.0f) + 0.5f;
+            for (int i = 0; i < N; i += 32) x[i] = 127.0f;
+            if (kind >= 6) x[17] = bits_f32(0x7FC00000);          /* NaN */
+            if (kind >= 7) { x[300] = 1.0f / 0.0f; x[301] = -x[300]; }
+            if (kind == 8) for (int i = 512; i < N; i++) x[i] = -0.0f;
+        }
+        for (int isa = KRN_CPU_ISA_SCALAR; isa <= (int)krn_cpu_isa_best(); isa++)
+            for (int64_t g = 32; g <= 256; g *= 8) {
+                memset(want, 0x5A, sizeof want);
+                memset(got, 0xA5, sizeof got);
+                krn_quantize_act(x, want, N, g);
+                krn_cpu_quantize_act_for(isa)(x, got, N, g);
+                for (int b = 0; b < NB; b++)
+                    if (f32_bits(got[b].d) != f32_bits(want[b].d) ||
+                        got[b].sum != want[b].sum ||
+                        memcmp(got[b].q, want[b].q, sizeof got[b].q) != 0)
+                        fail_msg("quantize_act on %s, rows of kind %d, groups of "
+                                 "%lld: block %d differs (d %a / %a, sum %d / %d)",
+                                 krn_cpu_isa_name((krn_cpu_isa)isa), kind,
+                                 (long long)g, b, (double)got[b].d,
+                                 (double)want[b].d, (int)got[b].sum,
+                                 (int)want[b].sum);
+            }
+    }
+}
+
 /* ---- exp and SwiGLU ---------------------------------------------------------- */
 
 #if KRN_CPU_HAVE_X86
@@ -474,6 +515,7 @@ int main(void) {
         cmocka_unit_test(test_fused_equals_reference),
         cmocka_unit_test(test_attention_equals_reference),
         cmocka_unit_test(test_attention_every_half),
+        cmocka_unit_test(test_quantize_act_equals_reference),
         cmocka_unit_test(test_exp8_equals_krn_exp),
         cmocka_unit_test(test_swiglu_equals_reference),
         cmocka_unit_test(test_forward_kquants),
