@@ -11,11 +11,12 @@
  * version its edit was asked for; this editor applies it only while its
  * document is still at that version (as editors do) and sends the change
  * back. It checks, and exits 1 on the first failure:
+ *   - the server logs no error (it refused none of our changes);
  *   - every answer is a result, -32800 (cancelled), -32801 (the document
  *     changed) or -32803 (the model gave no usable answer); nothing else;
  *   - every applyEdit is on the version it was made for;
- *   - the server's documents stay equal in length and line count to this
- *     editor's (every 25 edits, through the whole-document code action);
+ *   - the server's documents end where this editor's do (every 25 edits,
+ *     through the code action on all their lines);
  *   - the server's resident memory stays bounded: VmRSS read from
  *     /proc/PID/status every 10 edits may not exceed its value after the
  *     first 20 edits by more than SOAK_RSS_SLACK_MB (default 64 MB);
@@ -161,6 +162,17 @@ static void check_mem(soak *s, int edit) {
 
 /* ---- messages ---- */
 
+/* Fails on a logged error: this editor sends only well-formed changes, so
+ * the server must never refuse one. */
+static void check_log(json_t *m) {
+    const char *method = client_method(m);
+    json_t *p = json_object_get(m, "params");
+    if (method && !strcmp(method, "window/logMessage") &&
+        json_integer_value(json_object_get(p, "type")) == 1)
+        die("the server logged an error: %s",
+            json_string_value(json_object_get(p, "message")));
+}
+
 static doc *doc_by_uri(soak *s, const char *uri) {
     for (int i = 0; i < N_DOCS; i++)
         if (uri && !strcmp(s->docs[i].uri, uri)) return &s->docs[i];
@@ -217,6 +229,7 @@ static void run_edit(soak *s, doc *d, int64_t id, const char *token, int act,
     json_t *m;
     while ((m = client_next(&s->c))) {
         const char *method = client_method(m);
+        check_log(m);
         if (client_is_response(m, id)) {
             int code = client_error_code(m);
             if (code == 0) s->done++;
@@ -253,14 +266,16 @@ static void run_edit(soak *s, doc *d, int64_t id, const char *token, int act,
     die("the server ended during edit %lld", (long long)id);
 }
 
-/* The server's view of d's end, through the whole-document code action. */
+/* The server's view of d's end, through the code action on a selection
+ * of every line (an empty one would give the syntax node around it). */
 static void check_sync(soak *s, doc *d) {
     int64_t id = client_request(&s->c, "textDocument/codeAction", json_pack(
         "{s:{s:s},s:{s:{s:i,s:i},s:{s:i,s:i}},s:{s:[]}}", "textDocument", "uri",
-        d->uri, "range", "start", "line", 0, "character", 0, "end", "line", 0,
-        "character", 0, "context", "diagnostics"));
+        d->uri, "range", "start", "line", 0, "character", 0, "end", "line",
+        1 << 30, "character", 0, "context", "diagnostics"));
     json_t *m;
     while ((m = client_next(&s->c))) {
+        check_log(m);
         if (client_is_response(m, id)) break;
         json_decref(m);
     }
