@@ -38,10 +38,27 @@ typedef void (*krn_cpu_task)(void *ctx, int tid, int n_threads);
  * or memory cannot be had. Destroy with krn_cpu_pool_destroy. */
 krn_cpu_pool *krn_cpu_pool_create(int n_threads, sb_err *err);
 int krn_cpu_pool_threads(const krn_cpu_pool *p);
-/* Runs fn(ctx, tid, n) on every thread (the caller is tid 0) and returns
- * when all have returned; every write a task made is visible afterwards. */
+/* Runs fn(ctx, tid, n) on the calling thread (tid 0) and on each worker
+ * that joins before the caller's call returns (a worker the OS is not
+ * running skips the run), and returns when every call has returned; every
+ * write a task made is visible afterwards. So a task must not divide its
+ * work by tid: it claims items with krn_cpu_claim until none are left,
+ * and the caller alone would finish them all. */
 void krn_cpu_pool_run(krn_cpu_pool *p, krn_cpu_task fn, void *ctx);
 void krn_cpu_pool_destroy(krn_cpu_pool *p);
+
+/* Claims the next chunk of a run's n items from the shared counter *next
+ * (0 before the run): [*lo, *hi), or false when all are claimed. Relaxed
+ * is enough: the pool's own synchronisation publishes the inputs before
+ * the run and the outputs after it. */
+static inline bool krn_cpu_claim(int64_t *next, int64_t n, int64_t chunk,
+                                 int64_t *lo, int64_t *hi) {
+    const int64_t i = __atomic_fetch_add(next, chunk, __ATOMIC_RELAXED);
+    if (i >= n) return false;
+    *lo = i;
+    *hi = n - i < chunk ? n : i + chunk;
+    return true;
+}
 
 /* Thread tid's contiguous share [*lo, *hi) of n items: the shares of
  * threads 0..nt-1 tile 0..n in order and differ in size by at most one. */
@@ -153,6 +170,7 @@ enum { KRN_CPU_MM_MAX_OUT = 3 };
 typedef struct krn_cpu_mm {
     int n_out;                          /* 1..KRN_CPU_MM_MAX_OUT */
     krn_cpu_mm_out out[KRN_CPU_MM_MAX_OUT];
+    int64_t next;                       /* krn_cpu_claim's counter: 0 */
     int n_rows;                         /* 1..KRN_MAX_ROWS */
     int64_t n_in;                       /* multiple of 32 */
     const float *x;                     /* row r at x + r*ldx (float weights) */

@@ -16,9 +16,10 @@
  *     x = x + Wdown·(silu(Wgate·h) * (Wup·h))        ffn.c
  *   logits = Woutput·rmsnorm(x, output_norm)
  *
- * Each stage is one parallel run of the pool: row-wise stages split rows
- * (a 1-row step runs them on the calling thread), matmuls split output
- * features in whole tiles, attention splits (row, head) pairs. Every
+ * Each stage is one parallel run of the pool, whose threads claim the
+ * stage's items: rows for row-wise stages (a 1-row step runs them on the
+ * calling thread), runs of 8-output tiles for matmuls, (row, head) pairs
+ * for attention. Every
  * row's K/V of a layer is written before any row attends, so rows of one
  * batch see each other (row r reads slots <= pos[r] only). Nothing a thread
  * computes depends on which thread it is or how many there are.
@@ -36,13 +37,16 @@ struct krn_cpu__step {
     int32_t il;             /* current layer */
     krn_cpu_lvec lv;        /* its vectors */
     krn_cpu__row_fn row_fn; /* for krn_cpu__rows_task */
+    int64_t next;           /* krn_cpu_claim's counter for a run: 0 */
 };
 
 static void krn_cpu__rows_task(void *ctx, int tid, int nt) {
-    const krn_cpu__step *s = ctx;
+    (void)tid;
+    (void)nt;
+    krn_cpu__step *s = ctx;
     int64_t lo, hi;
-    krn_cpu_split(s->batch->n_rows, tid, nt, &lo, &hi);
-    for (int64_t r = lo; r < hi; r++) s->row_fn(s, (int)r);
+    while (krn_cpu_claim(&s->next, s->batch->n_rows, 1, &lo, &hi))
+        s->row_fn(s, (int)lo);
 }
 
 /* A single row runs on the calling thread: the other threads would have
@@ -51,6 +55,7 @@ static void krn_cpu__rows_task(void *ctx, int tid, int nt) {
  * row never changes its bits. */
 static void krn_cpu__run_rows(krn_cpu__step *s, krn_cpu__row_fn fn) {
     s->row_fn = fn;
+    s->next = 0;
     if (s->batch->n_rows == 1)
         fn(s, 0);
     else
@@ -126,17 +131,17 @@ static void krn_cpu__swiglu_row(const krn_cpu__step *s, int r) {
     krn_cpu__quantize_row(c, g, r, c->n_ff);
 }
 
-/* Attention over (row, head) pairs, split in contiguous ranges. */
+/* Attention over (row, head) pairs, claimed one at a time. */
 static void krn_cpu__attn_task(void *ctx, int tid, int nt) {
-    const krn_cpu__step *s = ctx;
+    (void)nt;
+    krn_cpu__step *s = ctx;
     const krn_cpu *c = s->c;
     const krn_model *m = c->base.model;
     const int32_t hd = m->head_dim, group = m->n_head / m->n_head_kv;
     const int64_t layer = (int64_t)s->il * c->base.kv_slots * c->kv_dim;
     const krn_cpu_attn_fn head_fn = krn_cpu_attn_head_for(c->isa, hd);
-    int64_t lo, hi;
-    krn_cpu_split((int64_t)s->batch->n_rows * m->n_head, tid, nt, &lo, &hi);
-    for (int64_t i = lo; i < hi; i++) {
+    int64_t i, end;
+    while (krn_cpu_claim(&s->next, (int64_t)s->batch->n_rows * m->n_head, 1, &i, &end)) {
         const int r = (int)(i / m->n_head), h = (int)(i % m->n_head);
         const int64_t kv_off = layer + (int64_t)(h / group) * hd;
         krn_cpu_attn a = {
@@ -197,6 +202,7 @@ static void krn_cpu__attention_block(krn_cpu__step *s, const krn_layer *l) {
     krn_cpu__mm_add(&mm, &l->wv, s->lv.bv, c->v, c->kv_dim);
     krn_cpu__run_mm(s, &mm);
     krn_cpu__run_rows(s, krn_cpu__rope_kv_row);
+    s->next = 0;
     krn_cpu_pool_run(c->pool, krn_cpu__attn_task, s);
     krn_cpu__run_rows(s, krn_cpu__att_quant_row);
     mm = krn_cpu__mm(s, c->att, c->q_dim);

@@ -14,8 +14,9 @@
  * row against it while it is hot in cache.
  *
  * Parallelism: the outputs of the group (its matrices' rows, concatenated)
- * are split into one contiguous range per thread, and each output is
- * computed wholly by one thread, so the thread count never changes a bit.
+ * are claimed by the threads in runs of whole tiles, and each output is
+ * computed wholly by one thread, so neither the thread count nor which
+ * thread took a run ever changes a bit.
  */
 #include "qdot.h"
 
@@ -74,19 +75,9 @@ static void krn_cpu__mm_rows(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
     }
 }
 
-void krn_cpu_matmul_task(void *ctx, int tid, int n_threads) {
-    const krn_cpu_mm *mm = ctx;
-    int64_t total = 0;
-    for (int j = 0; j < mm->n_out; j++) total += mm->out[j].w->ne1;
-    /* Whole tiles per thread (the fused kernels compute KRN_CPU_TILE
-     * outputs at once); the last thread takes the remainder. */
-    const int64_t tiles = (total + KRN_CPU_TILE - 1) / KRN_CPU_TILE;
-    int64_t lo, hi;
-    krn_cpu_split(tiles, tid, n_threads, &lo, &hi);
-    lo *= KRN_CPU_TILE;
-    hi = hi * KRN_CPU_TILE < total ? hi * KRN_CPU_TILE : total;
-    krn_wblock *wb = mm->wbuf + (int64_t)tid * mm->wbuf_stride;
-    float *fb = mm->fbuf + (int64_t)tid * mm->fbuf_stride;
+/* Outputs [lo, hi) of the group's concatenated matrices. */
+static void krn_cpu__mm_range(const krn_cpu_mm *mm, int64_t lo, int64_t hi,
+                              krn_wblock *wb, float *fb) {
     int64_t base = 0;
     for (int j = 0; j < mm->n_out && base < hi; j++) {
         const int64_t ne1 = mm->out[j].w->ne1;
@@ -95,4 +86,23 @@ void krn_cpu_matmul_task(void *ctx, int tid, int n_threads) {
         if (o0 < o1) krn_cpu__mm_rows(mm, &mm->out[j], o0, o1, wb, fb);
         base += ne1;
     }
+}
+
+void krn_cpu_matmul_task(void *ctx, int tid, int n_threads) {
+    krn_cpu_mm *mm = ctx;
+    int64_t total = 0;
+    for (int j = 0; j < mm->n_out; j++) total += mm->out[j].w->ne1;
+    /* Whole tiles (the fused kernels compute KRN_CPU_TILE outputs at
+     * once), claimed in runs of consecutive tiles: about 4 a thread, so a
+     * thread that starts late still finds some, and the next-tile
+     * prefetch mostly fetches what its own thread reads next. */
+    const int64_t tiles = (total + KRN_CPU_TILE - 1) / KRN_CPU_TILE;
+    int64_t chunk = tiles / (4 * (int64_t)n_threads);
+    if (chunk < 1) chunk = 1;
+    krn_wblock *wb = mm->wbuf + (int64_t)tid * mm->wbuf_stride;
+    float *fb = mm->fbuf + (int64_t)tid * mm->fbuf_stride;
+    int64_t lo, hi;
+    while (krn_cpu_claim(&mm->next, tiles, chunk, &lo, &hi))
+        krn_cpu__mm_range(mm, lo * KRN_CPU_TILE,
+                          hi * KRN_CPU_TILE < total ? hi * KRN_CPU_TILE : total, wb, fb);
 }

@@ -1,20 +1,34 @@
 /*
- * pool.c — a persistent thread pool with a barrier-style parallel-for.
+ * pool.c — a persistent thread pool with a parallel-for whose workers join
+ * when they can.
  *
- * A run publishes (fn, ctx), bumps a generation counter and wakes the
- * workers; the caller works as thread 0, then waits until every worker has
- * counted itself done. Workers and the waiting caller spin briefly before
- * sleeping on a condition variable: a forward step issues a few hundred runs,
- * each often only microseconds long, and a sleep/wake round trip per run
- * would cost more than the work. The spin is bounded so that idle workers
- * do not burn a core between steps.
+ * A run publishes (fn, ctx), opens the run under a new generation and wakes
+ * the workers; the caller works as thread 0. Tasks claim their work items
+ * from a shared counter (forward.c, matmul.c), so the items are done
+ * whoever runs them; when the caller's task returns, every item has been
+ * claimed. The caller then closes the run and waits only for the workers
+ * that joined it. A worker that was not running (the OS gave its core to
+ * another process) never holds a step up: it finds the run closed and
+ * skips it. A barrier that waited for every worker cost a whole scheduler
+ * time slice whenever the second core was busy (bench/programs/pool_rtt.c:
+ * 119 µs median round trip instead of 1.2 µs; bench/RESULTS.md).
  *
- * Invariants: fn/ctx are written before the generation is published and
- * read after it is observed; `pending` reaches 0 only after every worker
- * has returned from the task, so the caller sees all of their writes. The
- * atomics are sequentially consistent: a few hundred of them per step cost
- * nothing measurable, and ThreadSanitizer then checks the pool cleanly.
- * One caller at a time: a backend's steps are not run concurrently.
+ * Workers and the waiting caller spin briefly before sleeping on a
+ * condition variable: a forward step issues a few hundred runs, each often
+ * only microseconds long, and a sleep/wake round trip per run would cost
+ * more than the work. The spin is bounded so that idle workers do not burn
+ * a core between steps.
+ *
+ * Invariants: fn/ctx are written before the run is opened and read by a
+ * worker only after it has counted itself active and seen its run still
+ * open; the caller closes the run, then waits for `active` to reach 0, so
+ * it sees every write of every worker that joined, and never rewrites
+ * fn/ctx while one of them may read it. (A worker counts itself active
+ * before checking `open`, the caller closes before reading `active`, and
+ * the atomics are sequentially consistent: either the worker sees the run
+ * closed or the caller sees it active.) One caller at a time: a backend's
+ * steps are not run concurrently. Which thread computes an item never
+ * changes a bit (docs/determinism.md, "Threads").
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -38,11 +52,12 @@ struct krn_cpu_pool {
     krn_cpu_task fn;
     void *ctx;
     atomic_uint gen;              /* bumped once per run */
-    atomic_int pending;           /* workers not yet done with this run */
+    atomic_uint open;             /* the generation that may be joined; 0: none */
+    atomic_int active;            /* workers inside a run's task */
     atomic_bool stop;
     pthread_mutex_t mu;
     pthread_cond_t start_cv;      /* gen changed or stop */
-    pthread_cond_t done_cv;       /* pending reached 0 */
+    pthread_cond_t done_cv;       /* active reached 0 */
 };
 
 static inline void krn_cpu__relax(void) {
@@ -77,8 +92,10 @@ static void *krn_cpu__worker_main(void *arg) {
     for (;;) {
         seen = krn_cpu__wait_gen(p, seen);
         if (atomic_load(&p->stop)) break;
-        p->fn(p->ctx, w->tid, p->n_threads);
-        if (atomic_fetch_sub(&p->pending, 1) == 1) {
+        atomic_fetch_add(&p->active, 1);
+        if (atomic_load(&p->open) == seen) /* else: closed, or a later run */
+            p->fn(p->ctx, w->tid, p->n_threads);
+        if (atomic_fetch_sub(&p->active, 1) == 1) {
             /* Taking the lock orders this wake after the caller's check. */
             pthread_mutex_lock(&p->mu);
             pthread_cond_signal(&p->done_cv);
@@ -105,7 +122,8 @@ krn_cpu_pool *krn_cpu_pool_create(int n_threads, sb_err *err) {
     if (!p) goto oom;
     p->n_threads = n_threads;
     atomic_init(&p->gen, 0);
-    atomic_init(&p->pending, 0);
+    atomic_init(&p->open, 0);
+    atomic_init(&p->active, 0);
     atomic_init(&p->stop, false);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->start_cv, NULL);
@@ -137,13 +155,14 @@ fail:
 
 int krn_cpu_pool_threads(const krn_cpu_pool *p) { return p->n_threads; }
 
+/* Waits until no worker is inside a task. */
 static void krn_cpu__wait_done(krn_cpu_pool *p) {
     for (int i = 0; i < KRN_CPU__SPIN; i++) {
-        if (atomic_load(&p->pending) == 0) return;
+        if (atomic_load(&p->active) == 0) return;
         krn_cpu__relax();
     }
     pthread_mutex_lock(&p->mu);
-    while (atomic_load(&p->pending) != 0)
+    while (atomic_load(&p->active) != 0)
         pthread_cond_wait(&p->done_cv, &p->mu);
     pthread_mutex_unlock(&p->mu);
 }
@@ -155,12 +174,15 @@ void krn_cpu_pool_run(krn_cpu_pool *p, krn_cpu_task fn, void *ctx) {
     }
     p->fn = fn;
     p->ctx = ctx;
-    atomic_store(&p->pending, p->n_threads - 1);
+    unsigned g = atomic_load(&p->gen) + 1;
+    if (g == 0) g = 1; /* 0 means "no run open" */
+    atomic_store(&p->open, g);
     pthread_mutex_lock(&p->mu);
-    atomic_fetch_add(&p->gen, 1);
+    atomic_store(&p->gen, g);
     pthread_cond_broadcast(&p->start_cv);
     pthread_mutex_unlock(&p->mu);
     fn(ctx, 0, p->n_threads);
+    atomic_store(&p->open, 0);
     krn_cpu__wait_done(p);
 }
 

@@ -29,24 +29,29 @@ static void fill(float *v, int64_t n, uint64_t seed, float scale) {
 typedef struct pool_ctx {
     int run;
     int64_t n_items;
+    int64_t next;      /* krn_cpu_claim's counter */
     int *item_run;     /* n_items: which run last wrote the item */
+    int *item_count;   /* n_items: how many times, over all runs */
     int *calls;        /* per tid */
-    int bad;           /* a task saw an unexpected n_threads */
+    int bad;           /* a task saw an unexpected n_threads or tid */
     int expect_nt;
 } pool_ctx;
 
 static void pool_task(void *vctx, int tid, int nt) {
     pool_ctx *c = vctx;
-    if (nt != c->expect_nt) c->bad = 1;
+    if (nt != c->expect_nt || tid < 0 || tid >= nt) c->bad = 1;
     c->calls[tid]++;
     int64_t lo, hi;
-    krn_cpu_split(c->n_items, tid, nt, &lo, &hi);
-    for (int64_t i = lo; i < hi; i++) c->item_run[i] = c->run;
+    while (krn_cpu_claim(&c->next, c->n_items, 2, &lo, &hi))
+        for (int64_t i = lo; i < hi; i++) {
+            c->item_run[i] = c->run;
+            c->item_count[i]++;
+        }
 }
 
-/* Every run reaches every thread exactly once, the shares tile the items,
- * and the caller sees all writes when run returns; 300 runs per size to
- * shake out a lost wake-up. */
+/* Every run calls the caller's task (tid 0) and workers' at most once,
+ * every item is claimed exactly once, and the caller sees all writes when
+ * run returns; 300 runs per size to shake out a lost wake-up. */
 static void test_pool_runs_every_thread(void **state) {
     (void)state;
     const int sizes[] = {0, 1, 2, 3, 5};
@@ -56,15 +61,20 @@ static void test_pool_runs_every_thread(void **state) {
         assert_non_null(p);
         const int nt = krn_cpu_pool_threads(p);
         assert_int_equal(nt, sizes[s] < 1 ? 1 : sizes[s]);
-        int calls[8] = {0}, items[37];
-        pool_ctx c = {.n_items = 37, .item_run = items, .calls = calls,
-                      .expect_nt = nt};
+        int calls[8] = {0}, items[37], counts[37] = {0};
+        pool_ctx c = {.n_items = 37, .item_run = items, .item_count = counts,
+                      .calls = calls, .expect_nt = nt};
         for (int run = 1; run <= 300; run++) {
             c.run = run;
+            c.next = 0;
             krn_cpu_pool_run(p, pool_task, &c);
-            for (int i = 0; i < 37; i++) assert_int_equal(items[i], run);
+            for (int i = 0; i < 37; i++) {
+                assert_int_equal(items[i], run);
+                assert_int_equal(counts[i], run);
+            }
         }
-        for (int t = 0; t < nt; t++) assert_int_equal(calls[t], 300);
+        assert_int_equal(calls[0], 300);
+        for (int t = 1; t < nt; t++) assert_true(calls[t] <= 300);
         assert_int_equal(c.bad, 0);
         krn_cpu_pool_destroy(p);
     }
