@@ -238,12 +238,17 @@ KRN__T static inline void krn__transpose8(const __m256i c[8], __m256i tr[8]) {
 /* krn__leg_value from the transposed codes (unsigned codes only). */
 KRN__T static inline __m256 krn__leg_value_tr(const __m256i tr[8], __m256 d,
                                               int off, const krn_act_block *xb) {
-    int32_t xw[8];
-    memcpy(xw, xb->q, sizeof xw);
-    __m256i v = _mm256_setzero_si256();
-    for (int k = 0; k < 8; k++)
-        v = _mm256_dpbusd_epi32(v, tr[k], _mm256_set1_epi32(xw[k]));
-    return krn__leg_finish(v, d, off, xb);
+    /* two chains of 4, so a row waits for 4 vpdpbusd latencies, not 8 */
+    __m256i v0 = _mm256_setzero_si256(), v1 = _mm256_setzero_si256();
+#pragma GCC unroll 4
+    for (int k = 0; k < 8; k += 2) {
+        int32_t a, b;
+        memcpy(&a, xb->q + 4 * k, sizeof a);
+        memcpy(&b, xb->q + 4 * k + 4, sizeof b);
+        v0 = _mm256_dpbusd_epi32(v0, tr[k], _mm256_set1_epi32(a));
+        v1 = _mm256_dpbusd_epi32(v1, tr[k + 1], _mm256_set1_epi32(b));
+    }
+    return krn__leg_finish(_mm256_add_epi32(v0, v1), d, off, xb);
 }
 #endif
 
@@ -315,6 +320,7 @@ typedef struct krn__ksb {
     __m256i w[8];     /* Q6_K: the signed codes w = c - 32 */
     __m256i sc[8];    /* int16 multiplier of each element pair */
     uint8_t mn[8];    /* Q4_K/Q5_K: the 6-bit mins m_j */
+    uint8_t scb[8];   /* Q4_K/Q5_K: the 6-bit scales sc_j */
     uint16_t d, dmin; /* halves */
 } krn__ksb;
 
@@ -332,7 +338,8 @@ KRN__T static inline void krn__dec_k_scales(const uint8_t *b, krn__ksb *s) {
     const uint32_t sc[2] = {w0 & lo6, (w2 & lo4) | (((w0 >> 6) & lo2) << 4)};
     const uint32_t mn[2] = {w1 & lo6, ((w2 >> 4) & lo4) | (((w1 >> 6) & lo2) << 4)};
     for (int j = 0; j < 8; j++) {
-        s->sc[j] = _mm256_set1_epi16((short)((sc[j / 4] >> (8 * (j % 4))) & 0xFF));
+        s->scb[j] = (uint8_t)(sc[j / 4] >> (8 * (j % 4)));
+        s->sc[j] = _mm256_set1_epi16(s->scb[j]);
         s->mn[j] = (uint8_t)(mn[j / 4] >> (8 * (j % 4)));
     }
 }
@@ -519,12 +526,56 @@ krn__k_tile1(krn__k_dec dec, bool min, bool sign, int64_t bytes, const uint8_t *
     for (int i = 0; i < KRN__W; i++) dots[i] = dot[i];
 }
 
+#if KRN__VNNI
+/* Q4_K/Q5_K on VNNI for 2+ rows: each sub-block's codes of the 8 rows are
+ * transposed (krn__transpose8), so the 8 rows' I_j come from 8 vpdpbusd
+ * with x's words broadcast, then A = Σ_j sc_j·I_j lane by lane. */
+typedef struct krn__ktr {
+    __m256i tr[8][8]; /* [j][k]: words k of sub-block j of the 8 rows */
+    __m256i sc[8];    /* [j] lane i: row i's sc_j */
+} krn__ktr;
+
+KRN__T static inline void krn__ktr_make(const krn__ktile *t, krn__ktr *o) {
+    for (int j = 0; j < 8; j++) {
+        __m256i c[KRN__W];
+        int32_t sc[KRN__W];
+        for (int i = 0; i < KRN__W; i++) {
+            c[i] = t->row[i].q[j];
+            sc[i] = t->row[i].scb[j];
+        }
+        krn__transpose8(c, o->tr[j]);
+        o->sc[j] = _mm256_loadu_si256((const __m256i *)(const void *)sc);
+    }
+}
+
+/* krn__val_k45 from the transposed codes. */
+KRN__T static inline __m256 krn__val_k45_tr(const krn__ktile *t, const krn__ktr *o,
+                                            const krn_act_block *x) {
+    __m256i a = _mm256_setzero_si256();
+    for (int j = 0; j < 8; j++) {
+        __m256i v0 = _mm256_setzero_si256(), v1 = _mm256_setzero_si256();
+#pragma GCC unroll 4
+        for (int k = 0; k < 8; k += 2) {
+            int32_t p, q;
+            memcpy(&p, x[j].q + 4 * k, sizeof p);
+            memcpy(&q, x[j].q + 4 * k + 4, sizeof q);
+            v0 = _mm256_dpbusd_epi32(v0, o->tr[j][k], _mm256_set1_epi32(p));
+            v1 = _mm256_dpbusd_epi32(v1, o->tr[j][k + 1], _mm256_set1_epi32(q));
+        }
+        a = _mm256_add_epi32(a, _mm256_mullo_epi32(_mm256_add_epi32(v0, v1), o->sc[j]));
+    }
+    __m256 v = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(a));
+    v = _mm256_sub_ps(v, _mm256_mul_ps(t->dmin, _mm256_cvtepi32_ps(krn__k_b(t, x))));
+    return _mm256_mul_ps(_mm256_set1_ps(x[0].d), v);
+}
+#endif
+
 /* The tile loop of a K-quant: super-block g of the 8 rows is decoded once,
  * then each activation row adds its group values to its chunk partials. */
 KRN__T static inline __attribute__((always_inline)) void
-krn__k_tile(krn__k_dec dec, krn__k_val val, int64_t bytes, const uint8_t *w,
-            uint64_t rb, int n_out, const krn_act_block *x, int64_t xs, int nr,
-            int64_t nb, float *dots) {
+krn__k_tile(krn__k_dec dec, krn__k_val val, bool transpose, int64_t bytes,
+            const uint8_t *w, uint64_t rb, int n_out, const krn_act_block *x,
+            int64_t xs, int nr, int64_t nb, float *dots) {
     const int64_t ng = nb / 8, len = krn_chunk_len(ng);
     const uint64_t pf = krn__prefetch_per(rb, ng);
     krn__acc a;
@@ -538,6 +589,17 @@ krn__k_tile(krn__k_dec dec, krn__k_val val, int64_t bytes, const uint8_t *w,
         krn__ktile_finish(&t);
         const bool end = --left == 0 || g + 1 == ng;
         if (left == 0) left = len;
+#if KRN__VNNI
+        if (transpose) {
+            krn__ktr o;
+            krn__ktr_make(&t, &o);
+            for (int r = 0; r < nr; r++)
+                krn__acc_add(&a, r, krn__val_k45_tr(&t, &o, x + r * xs + g * 8), end);
+            continue;
+        }
+#else
+        (void)transpose;
+#endif
         for (int r = 0; r < nr; r++)
             krn__acc_add(&a, r, val(&t, x + r * xs + g * 8), end);
     }
@@ -551,7 +613,8 @@ krn__k_tile(krn__k_dec dec, krn__k_val val, int64_t bytes, const uint8_t *w,
         if (nr == 1)                                                           \
             krn__k_tile1(dec, min, sign, bytes, w, rb, n_out, x, nb, dots);    \
         else                                                                   \
-            krn__k_tile(dec, val, bytes, w, rb, n_out, x, xs, nr, nb, dots);   \
+            krn__k_tile(dec, val, !(sign), bytes, w, rb, n_out, x, xs, nr, nb, \
+                        dots);                                                 \
     }
 
 KRN__K_KERNEL(krn__tile_q4_k, krn__dec_q4_k, krn__val_k45, true, false, 144)
