@@ -29,6 +29,22 @@ static inline void krn_cpu__mm_store(const krn_cpu_mm_out *out, int r,
     *y = v;
 }
 
+/* krn_cpu__mm_store for a tile's outputs o..o+n_out-1 of every row, the
+ * epilogue's kind chosen once per tile instead of once per value. */
+static void krn_cpu__mm_store_tile(const krn_cpu_mm_out *out, int n_rows,
+                                   int64_t o, int n_out, const float *dots) {
+    for (int r = 0; r < n_rows; r++) {
+        float *y = out->y + (int64_t)r * out->ldy + o;
+        const float *d = dots + r * KRN_CPU_TILE;
+        if (out->bias)
+            for (int i = 0; i < n_out; i++) y[i] = d[i] + out->bias[o + i];
+        else if (out->accumulate)
+            for (int i = 0; i < n_out; i++) y[i] = y[i] + d[i];
+        else
+            for (int i = 0; i < n_out; i++) y[i] = d[i];
+    }
+}
+
 /* Outputs [o0, o1) of out by the fused kernel f, KRN_CPU_TILE at a time. */
 static void krn_cpu__mm_fused(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
                               int64_t o0, int64_t o1, krn_cpu_qdot_fn f,
@@ -40,9 +56,7 @@ static void krn_cpu__mm_fused(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
         const int n_out = o1 - o < KRN_CPU_TILE ? (int)(o1 - o) : KRN_CPU_TILE;
         f((const uint8_t *)out->w->data + (uint64_t)o * row_bytes, row_bytes,
           n_out, xq, nb, mm->n_rows, nb, dots);
-        for (int r = 0; r < mm->n_rows; r++)
-            for (int i = 0; i < n_out; i++)
-                krn_cpu__mm_store(out, r, o + i, dots[r * KRN_CPU_TILE + i]);
+        krn_cpu__mm_store_tile(out, mm->n_rows, o, n_out, dots);
     }
 }
 

@@ -68,9 +68,11 @@ KRN__T static inline __m256i krn__dot_us(__m256i u, __m256i s) {
 
 /* 32 bytes of 4-bit codes: the low nibbles of 16 bytes, then the high. */
 KRN__T static inline __m256i krn__nibbles16(const uint8_t *qs) {
-    const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)qs);
-    const __m256i both = _mm256_inserti128_si256(_mm256_castsi128_si256(b),
-                                                 _mm_srli_epi16(b, 4), 1);
+    /* the 16 bytes in both halves, the upper half shifted right by 4 (bits
+     * that cross into a byte's top nibble are masked off) */
+    const __m256i b = _mm256_broadcastsi128_si256(
+        _mm_loadu_si128((const __m128i *)(const void *)qs));
+    const __m256i both = _mm256_srlv_epi32(b, _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4));
     return _mm256_and_si256(both, _mm256_set1_epi8(0x0F));
 }
 
@@ -114,10 +116,10 @@ KRN__T static inline __m256 krn__halves8(const uint8_t *const row[8], int64_t at
  * calls. */
 KRN__T static inline __attribute__((always_inline)) void krn__prefetch_next(
     const uint8_t *w, uint64_t rb, uint64_t k, uint64_t per) {
-    const uint64_t lines = (KRN__W * rb + 63) / 64;
-    const uint8_t *next = w + KRN__W * rb;
-    for (uint64_t l = k * per; l < (k + 1) * per && l < lines; l++)
-        _mm_prefetch((const char *)(next + 64 * l), _MM_HINT_T0);
+    /* the last step's share may run past the next tile: harmless */
+    const uint8_t *at = w + KRN__W * rb + 64 * k * per;
+    for (uint64_t l = 0; l < per; l++)
+        _mm_prefetch((const char *)(at + 64 * l), _MM_HINT_T0);
 }
 
 /* Lines of the next tile each of n_steps steps prefetches. */
