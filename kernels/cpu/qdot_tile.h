@@ -323,6 +323,7 @@ typedef struct krn__ksb {
     __m256i sc[8];    /* int16 multiplier of each element pair */
     uint8_t mn[8];    /* Q4_K/Q5_K: the 6-bit mins m_j */
     uint8_t scb[8];   /* Q4_K/Q5_K: the 6-bit scales sc_j */
+    int8_t sc6[16];   /* Q6_K: the int8 scales of the 16-element halves */
     uint16_t d, dmin; /* halves */
 } krn__ksb;
 
@@ -383,6 +384,7 @@ KRN__T static inline void krn__dec_q6_k(const uint8_t *b, krn__ksb *s) {
     s->d = krn__rd16(b + KRN__Q6_K_D);
     s->dmin = 0;
     memset(s->mn, 0, sizeof s->mn); /* no mins; read by krn__ktile_finish */
+    memcpy(s->sc6, sc, sizeof s->sc6);
     const __m256i m4 = _mm256_set1_epi8(0x0F), m2 = _mm256_set1_epi8(0x30);
     for (int h = 0; h < 2; h++) {
         const __m256i a = krn__ld(b + 64 * h), c = krn__ld(b + 64 * h + 32);
@@ -572,6 +574,67 @@ KRN__T static inline __m256 krn__val_k45_tr(const krn__ktile *t, const krn__ktr 
 }
 #endif
 
+#if KRN__VNNI
+/* Q6_K on VNNI for 2+ rows: the unsigned codes c = w + 32 transposed, so
+ * Σ c·x of each 16-element half of the 8 rows comes from vpdpbusd; then
+ * Σ (c − 32)·x = Σ c·x − 32·Σ x, with Σ x of the first half by vpsadbw
+ * (bytes offset by 128) and of the second as the block's s less that. */
+typedef struct krn__k6tr {
+    __m256i tr[8][8]; /* [j][k]: words k of sub-block j's c of the 8 rows */
+    __m256i lo[8];    /* [j] lane i: row i's scale of elements 0..15 */
+    __m256i hi[8];    /* [j] lane i: ... of elements 16..31 */
+} krn__k6tr;
+
+KRN__T static inline void krn__k6tr_make(const krn__ktile *t, krn__k6tr *o) {
+    for (int j = 0; j < 8; j++) {
+        __m256i c[KRN__W];
+        int32_t lo[KRN__W], hi[KRN__W];
+        for (int i = 0; i < KRN__W; i++) {
+            c[i] = _mm256_add_epi8(t->row[i].w[j], _mm256_set1_epi8(32));
+            lo[i] = t->row[i].sc6[2 * j];
+            hi[i] = t->row[i].sc6[2 * j + 1];
+        }
+        krn__transpose8(c, o->tr[j]);
+        o->lo[j] = _mm256_loadu_si256((const __m256i *)(const void *)lo);
+        o->hi[j] = _mm256_loadu_si256((const __m256i *)(const void *)hi);
+    }
+}
+
+/* Σ over the first 16 codes of x (signed), exact. */
+KRN__T static inline int32_t krn__sum16(const int8_t *q) {
+    const __m128i u = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)q),
+                                    _mm_set1_epi8((char)0x80));
+    const __m128i s = _mm_sad_epu8(u, _mm_setzero_si128());
+    return _mm_cvtsi128_si32(s) + _mm_extract_epi32(s, 2) - 16 * 128;
+}
+
+/* krn__val_q6_k from the transposed codes. */
+KRN__T static inline __m256 krn__val_q6_k_tr(const krn__ktile *t, const krn__k6tr *o,
+                                             const krn_act_block *x) {
+    __m256i a = _mm256_setzero_si256();
+    for (int j = 0; j < 8; j++) {
+        __m256i v[4];
+        for (int u = 0; u < 4; u++) v[u] = _mm256_setzero_si256();
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; k++) {
+            int32_t w;
+            memcpy(&w, x[j].q + 4 * k, sizeof w);
+            v[(k >> 2) * 2 + (k & 1)] =
+                _mm256_dpbusd_epi32(v[(k >> 2) * 2 + (k & 1)], o->tr[j][k], _mm256_set1_epi32(w));
+        }
+        const int32_t s_lo = krn__sum16(x[j].q), s_hi = x[j].sum - s_lo;
+        const __m256i i_lo = _mm256_sub_epi32(_mm256_add_epi32(v[0], v[1]),
+                                              _mm256_set1_epi32(32 * s_lo));
+        const __m256i i_hi = _mm256_sub_epi32(_mm256_add_epi32(v[2], v[3]),
+                                              _mm256_set1_epi32(32 * s_hi));
+        a = _mm256_add_epi32(a, _mm256_add_epi32(_mm256_mullo_epi32(i_lo, o->lo[j]),
+                                                 _mm256_mullo_epi32(i_hi, o->hi[j])));
+    }
+    const __m256 v = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(a));
+    return _mm256_mul_ps(_mm256_set1_ps(x[0].d), v);
+}
+#endif
+
 /* The tile loop of a K-quant: super-block g of the 8 rows is decoded once,
  * then each activation row adds its group values to its chunk partials. */
 KRN__T static inline __attribute__((always_inline)) void
@@ -597,6 +660,13 @@ krn__k_tile(krn__k_dec dec, krn__k_val val, bool transpose, int64_t bytes,
             krn__ktr_make(&t, &o);
             for (int r = 0; r < nr; r++)
                 krn__acc_add(&a, r, krn__val_k45_tr(&t, &o, x + r * xs + g * 8), end);
+            continue;
+        }
+        if (val == krn__val_q6_k) {
+            krn__k6tr o;
+            krn__k6tr_make(&t, &o);
+            for (int r = 0; r < nr; r++)
+                krn__acc_add(&a, r, krn__val_q6_k_tr(&t, &o, x + r * xs + g * 8), end);
             continue;
         }
 #else
