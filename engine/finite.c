@@ -100,10 +100,30 @@ static int finite__quantized(const char *name, const krn_tensor *t, int64_t n,
                       (long long)(b * be), (long long)(b * be + be - 1));
 }
 
-/* Float tensors: every element. */
+/* True when some of the n elements (of 4 or 2 bytes) has all the bits of
+ * `exp` set. Branch-free so that it vectorizes: an f16 7B file is 15 GB of
+ * such elements, against a few KB of norms in a quantized one. */
+static bool finite__any_exp(const unsigned char *p, int64_t n, int bytes,
+                            uint32_t exp) {
+    uint32_t acc = 0;
+    if (bytes == 4) {
+        for (int64_t i = 0; i < n; i++)
+            acc |= (uint32_t)((finite__le32(p + 4 * i) & exp) == exp);
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            acc |= (uint32_t)((finite__le16(p + 2 * i) & exp) == exp);
+    }
+    return acc != 0;
+}
+
+/* Float tensors: every element; the slow pass only finds the first bad. */
 static int finite__floats(const char *name, const krn_tensor *t, int64_t n,
                           sb_err *err) {
     const unsigned char *p = t->data;
+    bool f32 = t->type == KRN_F32;
+    if (!finite__any_exp(p, n, f32 ? 4 : 2,
+                         f32 ? 0x7f800000u : t->type == KRN_F16 ? 0x7c00u : 0x7f80u))
+        return 0;
     for (int64_t i = 0; i < n; i++) {
         const char *kind = NULL;
         if (t->type == KRN_F32) {
