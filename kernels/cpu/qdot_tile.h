@@ -278,6 +278,7 @@ krn__leg_tile(krn__leg_dec dec, krn__ltype ty, const uint8_t *w, uint64_t rb,
         if (nr == 1) { /* each row's codes straight into its dot */
             const __m256i xq = krn__ld(x[b].q);
             __m256i acc[KRN__W];
+#pragma GCC unroll 8
             for (int i = 0; i < KRN__W; i++) {
                 dec(row[i] + at, &t, i);
                 acc[i] = krn__dot_us(t.c[i], ty.sign ? _mm256_sign_epi8(xq, t.w[i]) : xq);
@@ -340,6 +341,7 @@ KRN__T static inline void krn__dec_k_scales(const uint8_t *b, krn__ksb *s) {
     const uint32_t lo6 = 0x3F3F3F3Fu, lo4 = 0x0F0F0F0Fu, lo2 = 0x03030303u;
     const uint32_t sc[2] = {w0 & lo6, (w2 & lo4) | (((w0 >> 6) & lo2) << 4)};
     const uint32_t mn[2] = {w1 & lo6, ((w2 >> 4) & lo4) | (((w1 >> 6) & lo2) << 4)};
+#pragma GCC unroll 8
     for (int j = 0; j < 8; j++) {
         s->scb[j] = (uint8_t)(sc[j / 4] >> (8 * (j % 4)));
         s->sc[j] = _mm256_set1_epi16(s->scb[j]);
@@ -350,6 +352,7 @@ KRN__T static inline void krn__dec_k_scales(const uint8_t *b, krn__ksb *s) {
 /* Blocks 2p and 2p+1 are the low and high nibbles of qs[32p .. 32p+31]. */
 KRN__T static inline void krn__k4_codes(const uint8_t *qs, krn__ksb *s) {
     const __m256i m = _mm256_set1_epi8(0x0F);
+#pragma GCC unroll 4
     for (int p = 0; p < 4; p++) {
         const __m256i q = krn__ld(qs + 32 * p);
         s->q[2 * p] = _mm256_and_si256(q, m);
@@ -367,6 +370,7 @@ KRN__T static inline void krn__dec_q5_k(const uint8_t *b, krn__ksb *s) {
     krn__dec_k_scales(b, s);
     krn__k4_codes(b + KRN__Q5_K_QS, s);
     const __m256i qh = krn__ld(b + KRN__Q5_K_QH), h16 = _mm256_set1_epi8(0x10);
+#pragma GCC unroll 8
     for (int j = 0; j < 8; j++) {
         const __m256i bit = _mm256_set1_epi8((char)(1 << j));
         const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(qh, bit), bit);
@@ -386,6 +390,7 @@ KRN__T static inline void krn__dec_q6_k(const uint8_t *b, krn__ksb *s) {
     memset(s->mn, 0, sizeof s->mn); /* no mins; read by krn__ktile_finish */
     memcpy(s->sc6, sc, sizeof s->sc6);
     const __m256i m4 = _mm256_set1_epi8(0x0F), m2 = _mm256_set1_epi8(0x30);
+#pragma GCC unroll 2
     for (int h = 0; h < 2; h++) {
         const __m256i a = krn__ld(b + 64 * h), c = krn__ld(b + 64 * h + 32);
         const __m256i qh = krn__ld(b + KRN__Q6_K_QH + 32 * h);
@@ -398,6 +403,7 @@ KRN__T static inline void krn__dec_q6_k(const uint8_t *b, krn__ksb *s) {
                                _mm256_and_si256(qh, m2));
         q[3] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(c, 4), m4),
                                _mm256_and_si256(_mm256_srli_epi16(qh, 2), m2));
+#pragma GCC unroll 4
         for (int k = 0; k < 4; k++) {
             const int j = 4 * h + k;
             s->w[j] = _mm256_sub_epi8(q[k], _mm256_set1_epi8(32));
@@ -491,6 +497,7 @@ krn__k_value1(krn__k_dec dec, bool min, bool sign, const uint8_t *b,
     dec(b, &s);
     __m256i acc = _mm256_setzero_si256();
     int32_t bm = 0;
+#pragma GCC unroll 8
     for (int j = 0; j < 8; j++) {
         __m256i xq = krn__ld(x[j].q);
         if (sign) xq = _mm256_sign_epi8(xq, s.w[j]);
