@@ -96,8 +96,14 @@ static int lsp__ensure_model(lsp_server *s, sb_err *err) {
     }
     const char *table = s->cfg.warmup;
     if (s->session && s->model_loaded && !strcmp(s->model_loaded, path) &&
-        !table == !s->warmup_loaded && (!table || !strcmp(table, s->warmup_loaded)))
-        return 0;
+        !table == !s->warmup_loaded && (!table || !strcmp(table, s->warmup_loaded))) {
+        /* The loaded weights are a private copy; a file replaced since
+         * (a re-download, a re-quantize to the same path) is loaded again
+         * rather than refused on every edit (docs/limits.md). */
+        sb_err changed = {0};
+        if (!eng_model_check_file(s->model, &changed)) return 0;
+        lsp__log(s, LSP_MSG_INFO, "sb-lsp: %s; loading it again", changed.msg);
+    }
     lsp__model_drop(s);
     sb_err inner = {0};
     s->model = eng_model_load(path, &inner);

@@ -535,6 +535,45 @@ static void test_cost_table(void **state) {
     assert_non_null(strstr(out, "line 2"));
 }
 
+/* The model file replaced under a running server (a re-download, a
+ * re-quantize to the same path): the next edit loads it again and
+ * succeeds, instead of every edit being refused until a restart. */
+static void test_model_file_replaced(void **state) {
+    (void)state;
+    client c;
+    doc d = {0};
+    start_server(&c, NULL);
+    initialize(&c, false);
+    open_and_sync(&c, &d);
+    json_t *arg = json_pack("{s:s,s:s,s:i}", "uri", URI, "instruction",
+                            "Shout the second line", "version", 2);
+    json_incref(arg);
+    outcome o = run_edit(&c, &d, arg, NULL);
+    assert_int_equal(client_error_code(o.response), 0);
+    assert_int_equal(o.applies, 1);
+    json_decref(o.response);
+
+    /* a new file at the same path: new inode, new times */
+    char fresh[160];
+    snprintf(fresh, sizeof fresh, "%s/chain-new.gguf", g_dir);
+    sb_err err = {0};
+    if (chain_model_write(fresh, REPLY, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(rename(fresh, g_model), 0);
+
+    doc_set(&d, SYNCED);
+    client_notify(&c, "textDocument/didChange", json_pack(
+        "{s:{s:s,s:i},s:[{s:s}]}", "textDocument", "uri", URI, "version", 3,
+        "contentChanges", "text", SYNCED));
+    json_object_set_new(arg, "version", json_integer(3));
+    o = run_edit(&c, &d, arg, NULL);
+    assert_int_equal(client_error_code(o.response), 0);
+    assert_int_equal(o.applies, 1);
+    assert_string_equal(d.text, REPLY);
+    json_decref(o.response);
+    free(d.text);
+    shutdown_and_exit(&c, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conversation),
@@ -542,6 +581,7 @@ int main(void) {
         cmocka_unit_test(test_cancel_busy_and_modified),
         cmocka_unit_test(test_replay),
         cmocka_unit_test(test_cost_table),
+        cmocka_unit_test(test_model_file_replaced),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cleanup();
