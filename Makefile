@@ -306,12 +306,8 @@ FUZZ_TIME ?= 60
 FUZZ_SECONDS ?= $(FUZZ_TIME)
 FUZZ_TARGETS := lsp warmup gguf tokenizer sessionlog
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-# FUZZ_NO_ISA: the fuzz build takes the CPU kernels' scalar path. clang 14
-# (Debian 12's) refuses __builtin_cpu_supports("f16c") in
-# kernels/cpu/qdot.c, and no target fuzzes the kernels' ISA choice.
-FUZZ_NO_ISA := '-D__builtin_cpu_supports(x)=0'
 FUZZ_LIB = $(MAKE) BUILD=build-fuzz CC=clang NVCC= OPTFLAGS="-O1 -g" \
-	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_NO_ISA) -Wno-error" \
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -Wno-error" \
 	    build-fuzz/libsb.a
 $(FUZZ_TARGETS:%=build-fuzz/fuzz_%): build-fuzz/fuzz_%: FORCE
 	@command -v clang >/dev/null || { echo "fuzz: clang is required (apt-get install clang)" >&2; exit 1; }

@@ -8,11 +8,24 @@
 
 #include "qdot.h"
 
+#if KRN_CPU_HAVE_X86
+#include <cpuid.h>
+#endif
+
+#if KRN_CPU_HAVE_X86
+/* CPUID leaf 1, ECX bit 29: the half-precision conversions (vcvtph2ps). */
+static bool krn__cpu_has_f16c(void) {
+    unsigned a, b, c, d;
+    return __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29));
+}
+#endif
+
 krn_cpu_isa krn_cpu_isa_best(void) {
 #if KRN_CPU_HAVE_X86
-    /* libgcc's check includes the OS's saving of the YMM registers. */
+    /* libgcc's check includes the OS's saving of the YMM registers. F16C
+     * is read from CPUID itself: clang 14 does not know the name "f16c". */
     __builtin_cpu_init();
-    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    const bool avx2 = __builtin_cpu_supports("avx2") && krn__cpu_has_f16c();
     if (avx2 && __builtin_cpu_supports("avx512vnni") &&
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
         return KRN_CPU_ISA_AVX512;
