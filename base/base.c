@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <utf8proc.h>
 
 int sb_err_set(sb_err *err, const char *where, const char *fmt, ...) {
     if (!err || err->msg[0] != '\0') return -1;
@@ -62,19 +63,14 @@ double sb_now(void) {
 /* ---- text for a terminal ---------------------------------------------------- */
 
 /* Length of the well-formed UTF-8 sequence at s (of n bytes), 0 when it is
- * not one, with its code point in *cp. */
+ * not one, with its code point in *cp. utf8proc's reading: no overlong
+ * forms, surrogates, code points past U+10FFFF or cut sequences. */
 static size_t sb__utf8_seq(const unsigned char *s, size_t n, uint32_t *cp) {
-    size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
-    if (len == 0 || len > n || s[0] > 0xf4) return 0;
-    uint32_t c = s[0] & (0x7fu >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80) return 0;
-        c = c << 6 | (s[i] & 0x3fu);
-    }
-    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (c < min[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return 0;
-    *cp = c;
-    return len;
+    utf8proc_int32_t c;
+    utf8proc_ssize_t len = utf8proc_iterate(s, n < 4 ? (utf8proc_ssize_t)n : 4, &c);
+    if (len <= 0) return 0;
+    *cp = (uint32_t)c;
+    return (size_t)len;
 }
 
 /* Code points a terminal acts on or that reorder what it shows. */
