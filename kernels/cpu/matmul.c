@@ -29,20 +29,14 @@ static inline void krn_cpu__mm_store(const krn_cpu_mm_out *out, int r,
     *y = v;
 }
 
-/* krn_cpu__mm_store for a tile's outputs o..o+n_out-1 of every row, the
- * epilogue's kind chosen once per tile instead of once per value. */
+/* krn_cpu__mm_store for a tile's outputs o..o+n_out-1 of every row (its
+ * two predictable branches an output are small beside its dot of n_in
+ * weights), so the bias/accumulate rule lives in one place. */
 static void krn_cpu__mm_store_tile(const krn_cpu_mm_out *out, int n_rows,
                                    int64_t o, int n_out, const float *dots) {
-    for (int r = 0; r < n_rows; r++) {
-        float *y = out->y + (int64_t)r * out->ldy + o;
-        const float *d = dots + r * KRN_CPU_TILE;
-        if (out->bias)
-            for (int i = 0; i < n_out; i++) y[i] = d[i] + out->bias[o + i];
-        else if (out->accumulate)
-            for (int i = 0; i < n_out; i++) y[i] = y[i] + d[i];
-        else
-            for (int i = 0; i < n_out; i++) y[i] = d[i];
-    }
+    for (int r = 0; r < n_rows; r++)
+        for (int i = 0; i < n_out; i++)
+            krn_cpu__mm_store(out, r, o + i, dots[r * KRN_CPU_TILE + i]);
 }
 
 /* Outputs [o0, o1) of out by the fused kernel f, KRN_CPU_TILE at a time. */
