@@ -60,14 +60,6 @@ static inline bool krn_cpu_claim(int64_t *next, int64_t n, int64_t chunk,
     return true;
 }
 
-/* Thread tid's contiguous share [*lo, *hi) of n items: the shares of
- * threads 0..nt-1 tile 0..n in order and differ in size by at most one. */
-static inline void krn_cpu_split(int64_t n, int tid, int nt, int64_t *lo,
-                                 int64_t *hi) {
-    *lo = n * tid / nt;
-    *hi = n * (tid + 1) / nt;
-}
-
 /* ==== rmsnorm.c ========================================================== */
 
 /* y = rmsnorm(x) * w over n elements (n >= 1). y must not alias x: it is

@@ -80,22 +80,6 @@ static void test_pool_runs_every_thread(void **state) {
     }
 }
 
-static void test_split_tiles(void **state) {
-    (void)state;
-    for (int nt = 1; nt <= 7; nt++)
-        for (int64_t n = 0; n <= 20; n++) {
-            int64_t prev = 0;
-            for (int t = 0; t < nt; t++) {
-                int64_t lo, hi;
-                krn_cpu_split(n, t, nt, &lo, &hi);
-                assert_int_equal(lo, prev);
-                assert_true(hi >= lo && hi - lo <= n / nt + 1);
-                prev = hi;
-            }
-            assert_int_equal(prev, n);
-        }
-}
-
 /* ---- rmsnorm --------------------------------------------------------------- */
 
 /* Tolerance: squares and the lane sum of n <= 4864 positive terms carry at
@@ -519,7 +503,6 @@ static void test_matmul_vs_double(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pool_runs_every_thread),
-        cmocka_unit_test(test_split_tiles),
         cmocka_unit_test(test_rmsnorm),
         cmocka_unit_test(test_rmsnorm_zero_row),
         cmocka_unit_test(test_rope),
