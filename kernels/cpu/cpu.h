@@ -117,8 +117,8 @@ typedef struct krn_cpu_attn {
 void krn_cpu_attn_head(const krn_cpu_attn *a);
 
 /* krn_cpu_attn_head or a version of it for instruction set isa (a
- * krn_cpu_isa, qdot.h) that gives the same bits (attention_avx2.c, for
- * head dims that are a multiple of 32). */
+ * krn_cpu_isa, qdot.h) that gives the same bits (attention_avx2.c and
+ * attention_avx512.c, for head dims that are a multiple of 32). */
 typedef void (*krn_cpu_attn_fn)(const krn_cpu_attn *a);
 krn_cpu_attn_fn krn_cpu_attn_head_for(int isa, int32_t head_dim);
 
