@@ -3,8 +3,9 @@
  * the bits of the scalar reference (krn_unpack_row + krn_dot_q) on random
  * blocks of every type, at row lengths that cut the chunks unevenly, for
  * 1..64 activation rows at once, and at the integer extremes; attention's
- * SIMD version gives attention.c's bits; and a whole forward pass gives
- * the same logits on every instruction set the CPU has.
+ * SIMD versions (AVX2, AVX-512) give attention.c's bits on random and
+ * extreme heads, windows and rings; and a whole forward pass gives the
+ * same logits on every instruction set the CPU has.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -222,52 +223,149 @@ static void test_fused_equals_reference(void **state) {
 
 /* ---- attention ------------------------------------------------------------- */
 
-/* attn_fn of every isa against krn_cpu_attn_head on random heads: whole
- * and partial chunks, a window's first position mid-chunk, a ring of
- * slots, head dims 32, 64 and 128, and large scores (exp far below 1). */
-static void check_attention(krn_cpu_isa isa, int32_t hd) {
-    enum { SLOTS = 300 };
-    const int64_t stride = hd + 16; /* other heads' values between */
-    uint16_t *k = xmalloc(sizeof *k * (size_t)(SLOTS * stride));
-    uint16_t *v = xmalloc(sizeof *v * (size_t)(SLOTS * stride));
-    float q[128], want[128], got[128];
-    float *scratch = xmalloc(sizeof(float) * (size_t)krn_cpu_attn_scratch(hd));
-    for (int64_t i = 0; i < SLOTS * stride; i++) {
-        const uint64_t h = rnd(77, (uint64_t)i);
-        k[i] = krn_fp32_to_fp16(((float)(h & 0xFFFF) / 32768.0f - 1.0f) * 4.0f);
-        v[i] = krn_fp32_to_fp16(((float)(h >> 32 & 0xFFFF) / 32768.0f - 1.0f));
+/* How a test head's query and keys are chosen (values are random in ±1). */
+typedef enum akind {
+    AK_RANDOM,   /* keys in ±4, q in ±2 */
+    AK_SHARP,    /* q in ±60: most p_t underflow (exp8's scalar lanes) */
+    AK_ZERO_MAX, /* q > 0, keys <= 0, every 5th key ±0: chunk maxima of
+                    exactly 0 (the scalar maximum's zero rule) */
+    AK_TIES,     /* keys repeating every 3 slots: the maximum tied */
+    AK_ZERO_Q,   /* q = ±0: every score 0 */
+    AK_NAN,      /* a NaN half in every 37th key: NaN scores (NaN out) */
+    AK_EXTREME,  /* halves of every exponent: ±65504, subnormals, ±0 */
+    AK_COUNT
+} akind;
+
+static const char *const AK_NAMES[AK_COUNT] = {"random", "sharp", "zero max", "ties",
+                                               "zero q", "NaN", "extreme"};
+
+/* A half in [-1, 1) · scale from hash h. */
+static uint16_t half_of(uint64_t h, float scale) {
+    return krn_fp32_to_fp16(((float)(h & 0xFFFF) / 32768.0f - 1.0f) * scale);
+}
+
+/* Half i of the keys (slot i / stride) for kind ak. */
+static uint16_t key_half(akind ak, int64_t i, int64_t stride) {
+    const uint64_t h = rnd(77, (uint64_t)i);
+    const int64_t slot = i / stride;
+    switch (ak) {
+    case AK_ZERO_MAX:
+        if (slot % 5 == 2) return (h >> 20 & 1) ? 0x8000 : 0x0000;
+        return half_of(h, 4.0f) | 0x8000;
+    case AK_TIES: return half_of(rnd(77, (uint64_t)(slot % 3 * stride + i % stride)), 4.0f);
+    case AK_NAN:
+        return slot % 37 == 11 && i % stride == 5 ? 0x7E00 : half_of(h, 4.0f);
+    case AK_EXTREME: {
+        const uint16_t x = (uint16_t)(h >> 16);
+        return (x & 0x7C00) == 0x7C00 ? (uint16_t)(x & 0xFBFF) : x; /* finite */
     }
-    static const int32_t FIRST[] = {0, 0, 0, 5, 100, 37, 0};
-    static const int32_t LAST[] = {0, 63, 64, 200, 299, 450, 520};
-    const krn_cpu_attn_fn f = krn_cpu_attn_head_for(isa, hd);
-    for (int c = 0; c < 7; c++) {
-        for (int32_t d = 0; d < hd; d++)
-            q[d] = ((float)(rnd(91 + (uint64_t)c, (uint64_t)d) & 0xFFFF) / 32768.0f - 1.0f) *
-                   (c == 6 ? 30.0f : 2.0f);
-        krn_cpu_attn a = {.q = q, .k = k + 8, .v = v + 8, .kv_stride = stride,
-                          .head_dim = hd, .first = FIRST[c], .last = LAST[c],
-                          .n_slots = SLOTS, .f16 = krn_cpu_f16_table(),
-                          .scratch = scratch, .out = want};
-        krn_cpu_attn_head(&a);
-        a.out = got;
-        f(&a);
-        for (int32_t d = 0; d < hd; d++)
-            if (f32_bits(got[d]) != f32_bits(want[d]))
-                fail_msg("attention on %s, head_dim %d, positions %d..%d: "
-                         "out[%d] = %a, reference %a", krn_cpu_isa_name(isa),
-                         (int)hd, (int)FIRST[c], (int)LAST[c], (int)d,
-                         (double)got[d], (double)want[d]);
+    default: return half_of(h, 4.0f);
+    }
+}
+
+/* Element d of the query for kind ak and window c. */
+static float query_elem(akind ak, int c, int32_t d) {
+    const float u = (float)(rnd(91 + (uint64_t)c, (uint64_t)d) & 0xFFFF) / 32768.0f - 1.0f;
+    switch (ak) {
+    case AK_SHARP: return u * 60.0f;
+    case AK_ZERO_MAX: return (u + 1.0f) * 2.0f + 0x1p-10f;
+    case AK_ZERO_Q: return d % 3 == 0 ? -0.0f : 0.0f;
+    case AK_EXTREME: return u * 1e-3f;
+    default: return u * 2.0f;
+    }
+}
+
+/* One window: positions first..last in a ring of n_slots slots. */
+typedef struct awin {
+    int32_t first, last, n_slots;
+} awin;
+
+enum { A_SLOTS = 600, A_MAXHD = 256 };
+
+/* Windows that end in every position of a group of 8 and of a chunk, start
+ * mid-group, mid-chunk and on a chunk's edge, and rings that wrap
+ * mid-group and mid-chunk (75 and 70 slots, full windows) or every few
+ * positions (5 slots). */
+static const awin AWINS[] = {
+    {0, 0, A_SLOTS},    {0, 6, A_SLOTS},     {0, 7, A_SLOTS},     {0, 8, A_SLOTS},
+    {0, 62, A_SLOTS},   {0, 63, A_SLOTS},    {0, 64, A_SLOTS},    {0, 65, A_SLOTS},
+    {0, 127, A_SLOTS},  {0, 130, A_SLOTS},   {5, 200, A_SLOTS},   {63, 64, A_SLOTS},
+    {64, 129, A_SLOTS}, {100, 299, A_SLOTS}, {37, 450, A_SLOTS},  {0, 520, A_SLOTS},
+    {200, 274, 75},     {431, 500, 70},      {126, 130, 5},       {3, 3, 1},
+};
+enum { NAWINS = sizeof AWINS / sizeof AWINS[0] };
+
+/* fn against krn_cpu_attn_head, bit for bit (a NaN only as a NaN), for
+ * every window and kind at head dim hd. */
+static void check_attention(krn_cpu_attn_fn fn, const char *name, int32_t hd) {
+    const int64_t stride = hd + 16; /* other heads' values between */
+    uint16_t *k = xmalloc(sizeof *k * (size_t)(A_SLOTS * stride));
+    uint16_t *v = xmalloc(sizeof *v * (size_t)(A_SLOTS * stride));
+    float q[A_MAXHD], want[A_MAXHD], got[A_MAXHD];
+    float *scratch = xmalloc(sizeof(float) * (size_t)krn_cpu_attn_scratch(hd));
+    for (int64_t i = 0; i < A_SLOTS * stride; i++)
+        v[i] = half_of(rnd(78, (uint64_t)i), 1.0f);
+    for (int ak = 0; ak < AK_COUNT; ak++) {
+        for (int64_t i = 0; i < A_SLOTS * stride; i++) k[i] = key_half(ak, i, stride);
+        for (int c = 0; c < NAWINS; c++) {
+            const awin w = AWINS[c];
+            for (int32_t d = 0; d < hd; d++) q[d] = query_elem(ak, c, d);
+            krn_cpu_attn a = {.q = q, .k = k, .v = v, .kv_stride = stride,
+                              .head_dim = hd, .first = w.first, .last = w.last,
+                              .n_slots = w.n_slots, .f16 = krn_cpu_f16_table(),
+                              .scratch = scratch, .out = want};
+            krn_cpu_attn_head(&a);
+            a.out = got;
+            fn(&a);
+            for (int32_t d = 0; d < hd; d++) {
+                if (want[d] != want[d] && got[d] != got[d]) continue;
+                if (f32_bits(got[d]) != f32_bits(want[d]))
+                    fail_msg("attention on %s, head_dim %d, %s keys, positions "
+                             "%d..%d in %d slots: out[%d] = %a, reference %a", name,
+                             (int)hd, AK_NAMES[ak], (int)w.first, (int)w.last,
+                             (int)w.n_slots, (int)d, (double)got[d], (double)want[d]);
+            }
+        }
     }
     free(k);
     free(v);
     free(scratch);
 }
 
+/* Every version this CPU has (AVX2 and, where present, the 512-bit one)
+ * against attention.c, at head dims that use each register block: 64 and
+ * 128 (their own copies), and 32, 96, 160, 192, 256 (the generic copy). */
 static void test_attention_equals_reference(void **state) {
     (void)state;
-    for (int isa = KRN_CPU_ISA_SCALAR; isa <= (int)krn_cpu_isa_best(); isa++)
-        for (int32_t hd = 32; hd <= 128; hd *= 2)
-            check_attention((krn_cpu_isa)isa, hd);
+    static const int32_t HDS[] = {32, 64, 96, 128, 160, 192, 256};
+    for (int isa = KRN_CPU_ISA_AVX2; isa <= (int)krn_cpu_isa_best(); isa++) {
+        printf("# attention on %s\n", krn_cpu_isa_name((krn_cpu_isa)isa));
+        for (size_t i = 0; i < sizeof HDS / sizeof *HDS; i++)
+            check_attention(krn_cpu_attn_head_for(isa, HDS[i]),
+                            krn_cpu_isa_name((krn_cpu_isa)isa), HDS[i]);
+    }
+}
+
+/* Which version runs: the reference for the scalar isa and for head dims
+ * that are not a multiple of 32; AVX2's own; and on a CPU with AVX-512 a
+ * 512-bit one other than AVX2's, which SB_CPU_ISA=avx2 turns off. */
+static void test_attention_choice(void **state) {
+    (void)state;
+    const krn_cpu_isa best = krn_cpu_isa_best();
+    for (int isa = KRN_CPU_ISA_SCALAR; isa <= (int)best; isa++)
+        assert_ptr_equal(krn_cpu_attn_head_for(isa, 48), krn_cpu_attn_head);
+    assert_ptr_equal(krn_cpu_attn_head_for(KRN_CPU_ISA_SCALAR, 64), krn_cpu_attn_head);
+    if (best < KRN_CPU_ISA_AVX2) return;
+    const krn_cpu_attn_fn avx2 = krn_cpu_attn_head_for(KRN_CPU_ISA_AVX2, 64);
+    assert_ptr_not_equal(avx2, krn_cpu_attn_head);
+    assert_int_equal(setenv("SB_CPU_ISA", "avx2", 1), 0);
+    assert_ptr_equal(krn_cpu_attn_head_for(krn_cpu_isa_pick(), 64), avx2);
+    assert_int_equal(unsetenv("SB_CPU_ISA"), 0);
+    if (best < KRN_CPU_ISA_AVX512) return;
+    const krn_cpu_attn_fn wide = krn_cpu_attn_head_for(KRN_CPU_ISA_AVX512, 64);
+    assert_ptr_not_equal(wide, avx2);
+    assert_ptr_not_equal(wide, krn_cpu_attn_head);
+    assert_ptr_equal(krn_cpu_attn_head_for(krn_cpu_isa_pick(), 64), wide);
 }
 
 /* The SIMD path widens halves with vcvtph2ps: every half (subnormals,
@@ -514,6 +612,7 @@ int main(void) {
         cmocka_unit_test(test_isa_choice),
         cmocka_unit_test(test_fused_equals_reference),
         cmocka_unit_test(test_attention_equals_reference),
+        cmocka_unit_test(test_attention_choice),
         cmocka_unit_test(test_attention_every_half),
         cmocka_unit_test(test_quantize_act_equals_reference),
         cmocka_unit_test(test_exp8_equals_krn_exp),
