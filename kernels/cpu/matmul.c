@@ -7,7 +7,7 @@
  * epilogue, one rounded add: y = dot + bias[o], or y = y_old + dot.
  *
  * Quantized rows run the fused kernel of the backend's instruction set
- * (qdot.h: AVX2 on x86-64) when the type has one: it reads the weight
+ * (qdot.h: AVX2 or AVX-512 on x86-64) when the type has one: it reads the weight
  * row's blocks once for all batch rows and gives the reference's bits.
  * Otherwise (the scalar fallback, Q4_1, Q5_1) a thread unpacks each weight
  * row of its range once per step into its own buffer and runs every batch
@@ -18,39 +18,42 @@
  * computed wholly by one thread, so neither the thread count nor which
  * thread took a run ever changes a bit.
  */
+#include <string.h>
+
 #include "qdot.h"
 
-/* The epilogue of output o of batch row r (one rounded add, or none). */
-static inline void krn_cpu__mm_store(const krn_cpu_mm_out *out, int r,
-                                     int64_t o, float v) {
+/* The epilogue of outputs o..o+n-1 of batch row r from their dots d (one
+ * rounded add each, or none): y = dot + bias, y = y_old + dot, or both,
+ * y = y_old + (dot + bias). The only place the rule is written; the
+ * branches are per span, not per output. */
+static void krn_cpu__mm_store(const krn_cpu_mm_out *out, int r, int64_t o,
+                              const float *d, int n) {
     float *y = out->y + (int64_t)r * out->ldy + o;
-    if (out->bias) v = v + out->bias[o];
-    if (out->accumulate) v = *y + v;
-    *y = v;
+    const float *b = out->bias ? out->bias + o : NULL;
+    if (b && out->accumulate)
+        for (int i = 0; i < n; i++) y[i] = y[i] + (d[i] + b[i]);
+    else if (b)
+        for (int i = 0; i < n; i++) y[i] = d[i] + b[i];
+    else if (out->accumulate)
+        for (int i = 0; i < n; i++) y[i] = y[i] + d[i];
+    else
+        memcpy(y, d, sizeof *y * (size_t)n);
 }
 
-/* krn_cpu__mm_store for a tile's outputs o..o+n_out-1 of every row (its
- * two predictable branches an output are small beside its dot of n_in
- * weights), so the bias/accumulate rule lives in one place. */
-static void krn_cpu__mm_store_tile(const krn_cpu_mm_out *out, int n_rows,
-                                   int64_t o, int n_out, const float *dots) {
-    for (int r = 0; r < n_rows; r++)
-        for (int i = 0; i < n_out; i++)
-            krn_cpu__mm_store(out, r, o + i, dots[r * KRN_CPU_TILE + i]);
-}
-
-/* Outputs [o0, o1) of out by the fused kernel f, KRN_CPU_TILE at a time. */
+/* Outputs [o0, o1) of out by the fused kernel f, tw (its tile width) at a
+ * time. */
 static void krn_cpu__mm_fused(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
-                              int64_t o0, int64_t o1, krn_cpu_qdot_fn f,
+                              int64_t o0, int64_t o1, krn_cpu_qdot_fn f, int tw,
                               uint64_t row_bytes) {
     const int64_t nb = mm->n_in / KRN_QBLOCK;
     const krn_act_block *xq = krn_type_is_kquant(out->w->type) ? mm->xq : mm->xq32;
-    float dots[KRN_MAX_ROWS * KRN_CPU_TILE];
-    for (int64_t o = o0; o < o1; o += KRN_CPU_TILE) {
-        const int n_out = o1 - o < KRN_CPU_TILE ? (int)(o1 - o) : KRN_CPU_TILE;
+    float dots[KRN_MAX_ROWS * KRN_CPU_TILE_MAX];
+    for (int64_t o = o0; o < o1; o += tw) {
+        const int n_out = o1 - o < tw ? (int)(o1 - o) : tw;
         f((const uint8_t *)out->w->data + (uint64_t)o * row_bytes, row_bytes,
           n_out, xq, nb, mm->n_rows, nb, dots);
-        krn_cpu__mm_store_tile(out, mm->n_rows, o, n_out, dots);
+        for (int r = 0; r < mm->n_rows; r++)
+            krn_cpu__mm_store(out, r, o, dots + r * tw, n_out);
     }
 }
 
@@ -64,7 +67,8 @@ static void krn_cpu__mm_rows(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
     (void)krn_row_bytes(w->type, n, &row_bytes);
     const krn_cpu_qdot_fn fused = krn_cpu_qdot(w->type, (krn_cpu_isa)mm->isa);
     if (fused) {
-        krn_cpu__mm_fused(mm, out, o0, o1, fused, row_bytes);
+        krn_cpu__mm_fused(mm, out, o0, o1, fused,
+                          krn_cpu_qdot_width((krn_cpu_isa)mm->isa), row_bytes);
         return;
     }
     const bool quantized = krn_type_is_quantized(w->type);
@@ -78,7 +82,7 @@ static void krn_cpu__mm_rows(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
         for (int r = 0; r < mm->n_rows; r++) {
             float v = quantized ? krn_dot_q(wb, xq + (int64_t)r * nb, nb, w->type)
                                 : krn_dot_f(fb, mm->x + (int64_t)r * mm->ldx, n);
-            krn_cpu__mm_store(out, r, o, v);
+            krn_cpu__mm_store(out, r, o, &v, 1);
         }
     }
 }
@@ -100,17 +104,17 @@ void krn_cpu_matmul_task(void *ctx, int tid, int n_threads) {
     krn_cpu_mm *mm = ctx;
     int64_t total = 0;
     for (int j = 0; j < mm->n_out; j++) total += mm->out[j].w->ne1;
-    /* Whole tiles (the fused kernels compute KRN_CPU_TILE outputs at
-     * once), claimed in runs of consecutive tiles: about 4 a thread, so a
-     * thread that starts late still finds some, and the next-tile
-     * prefetch mostly fetches what its own thread reads next. */
-    const int64_t tiles = (total + KRN_CPU_TILE - 1) / KRN_CPU_TILE;
+    /* Whole tiles (a fused kernel computes tw outputs at once), claimed
+     * in runs of consecutive tiles: about 4 a thread, so a thread that
+     * starts late still finds some, and the next-tile prefetch mostly
+     * fetches what its own thread reads next. */
+    const int64_t tw = krn_cpu_qdot_width((krn_cpu_isa)mm->isa);
+    const int64_t tiles = (total + tw - 1) / tw;
     int64_t chunk = tiles / (4 * (int64_t)n_threads);
     if (chunk < 1) chunk = 1;
     krn_wblock *wb = mm->wbuf + (int64_t)tid * mm->wbuf_stride;
     float *fb = mm->fbuf + (int64_t)tid * mm->fbuf_stride;
     int64_t lo, hi;
     while (krn_cpu_claim(&mm->next, tiles, chunk, &lo, &hi))
-        krn_cpu__mm_range(mm, lo * KRN_CPU_TILE,
-                          hi * KRN_CPU_TILE < total ? hi * KRN_CPU_TILE : total, wb, fb);
+        krn_cpu__mm_range(mm, lo * tw, hi * tw < total ? hi * tw : total, wb, fb);
 }

@@ -54,6 +54,10 @@ krn_cpu_isa krn_cpu_isa_pick(void) {
     return best;
 }
 
+int krn_cpu_qdot_width(krn_cpu_isa isa) {
+    return isa == KRN_CPU_ISA_AVX512 ? 16 : 8;
+}
+
 krn_cpu_qdot_fn krn_cpu_qdot(krn_type type, krn_cpu_isa isa) {
     switch (isa) {
     case KRN_CPU_ISA_AVX512: return krn_cpu_qdot_avx512(type);

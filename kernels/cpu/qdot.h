@@ -40,11 +40,14 @@ krn_cpu_isa krn_cpu_isa_pick(void);
 /* "scalar", "avx2", "avx512vnni". */
 const char *krn_cpu_isa_name(krn_cpu_isa isa);
 
-/* Weight rows of a kernel's tile. */
-enum { KRN_CPU_TILE = 8 };
+/* Weight rows of a kernel's tile: 8 (256-bit float lanes), 16 on AVX-512
+ * (512-bit); KRN_CPU_TILE_MAX bounds both. */
+enum { KRN_CPU_TILE_MAX = 16 };
+int krn_cpu_qdot_width(krn_cpu_isa isa);
 
-/* A tile: dots[r * KRN_CPU_TILE + i] = krn_dot_q(weight row i, activation
- * row r) for i < n_out (1..KRN_CPU_TILE) and r < n_rows (1..KRN_MAX_ROWS).
+/* A tile: dots[r * W + i] = krn_dot_q(weight row i, activation row r) for
+ * i < n_out (1..W, W = krn_cpu_qdot_width of the kernel's isa) and r <
+ * n_rows (1..KRN_MAX_ROWS).
  * Weight row i is nb ggml blocks (nb * 32 weights) at w + i * row_bytes;
  * activation row r's nb quantized blocks start at x + r * x_stride (in
  * blocks). Entries i >= n_out are written with unspecified values. */

@@ -121,13 +121,14 @@ static void check_tile(krn_type t, krn_cpu_isa isa, const uint8_t *w,
     const krn_cpu_qdot_fn f = krn_cpu_qdot(t, isa);
     assert_non_null(f);
     krn_wblock *wb = xmalloc(sizeof *wb * (size_t)nb);
-    static float dots[KRN_MAX_ROWS * KRN_CPU_TILE];
+    const int tw = krn_cpu_qdot_width(isa);
+    static float dots[KRN_MAX_ROWS * KRN_CPU_TILE_MAX];
     memset(dots, 0xA5, sizeof dots);
     f(w, row_bytes, n_out, x, xs, n_rows, nb, dots);
     for (int i = 0; i < n_out; i++) {
         krn_unpack_row(t, w + (uint64_t)i * row_bytes, wb, nb * 32);
         for (int r = 0; r < n_rows; r++) {
-            const float got = dots[r * KRN_CPU_TILE + i];
+            const float got = dots[r * tw + i];
             const float want = krn_dot_q(wb, x + r * xs, nb, t);
             if (f32_bits(got) != f32_bits(want))
                 fail_msg("%s on %s, %lld blocks, weight row %d of %d, "
@@ -154,14 +155,18 @@ static void check_type(krn_type t, krn_cpu_isa isa, fill f) {
     for (int i = 0; i < n_nb; i++) {
         const int64_t nb = nbs[i], xs = nb + 3; /* a stride wider than a row */
         for (uint64_t seed = 1; seed <= 2; seed++) {
-            /* 8 weight rows, each random (or all 0x00 / 0xFF) */
+            /* a tile's weight rows, each random (or all 0x00 / 0xFF) */
+            const int tw = krn_cpu_qdot_width(isa);
             uint64_t rb = 0;
             assert_true(krn_row_bytes(t, nb * 32, &rb));
-            uint8_t *w = weight_row(t, nb * KRN_CPU_TILE, seed * 131 + (uint64_t)t, f);
+            uint8_t *w = weight_row(t, nb * tw, seed * 131 + (uint64_t)t, f);
             krn_act_block *x = act_rows(t, nb, xs, KRN_MAX_ROWS, seed);
-            static const int ROWS[] = {1, 1, 2, 5, 64}, OUTS[] = {8, 3, 1, 3, 7};
-            for (int k = 0; k < 5; k++)
-                check_tile(t, isa, w, rb, OUTS[k], x, xs, ROWS[k], nb);
+            /* full and partial tiles; on 16-wide ones, partial in each half */
+            static const int ROWS[] = {1, 1, 2, 5, 64, 1, 3, 64, 2},
+                             OUTS[] = {99, 3, 1, 3, 7, 11, 99, 12, 8};
+            for (int k = 0; k < 9; k++)
+                check_tile(t, isa, w, rb, OUTS[k] < tw ? OUTS[k] : tw, x, xs,
+                           ROWS[k], nb);
             free(w);
             free(x);
         }
