@@ -37,16 +37,19 @@ enum { KRN__WW = 16 }; /* outputs of a wide tile: the 512-bit float lanes */
  * their lanes with no horizontal sum. */
 KRN__T static inline void krn__transpose8(const __m256i c[8], __m256i tr[8]) {
     __m256i t[8], u[8];
+#pragma GCC unroll 4
     for (int p = 0; p < 4; p++) {
         t[2 * p] = _mm256_unpacklo_epi32(c[2 * p], c[2 * p + 1]);
         t[2 * p + 1] = _mm256_unpackhi_epi32(c[2 * p], c[2 * p + 1]);
     }
+#pragma GCC unroll 2
     for (int h = 0; h < 2; h++) {
         u[4 * h + 0] = _mm256_unpacklo_epi64(t[4 * h + 0], t[4 * h + 2]);
         u[4 * h + 1] = _mm256_unpackhi_epi64(t[4 * h + 0], t[4 * h + 2]);
         u[4 * h + 2] = _mm256_unpacklo_epi64(t[4 * h + 1], t[4 * h + 3]);
         u[4 * h + 3] = _mm256_unpackhi_epi64(t[4 * h + 1], t[4 * h + 3]);
     }
+#pragma GCC unroll 4
     for (int k = 0; k < 4; k++) {
         tr[k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x20);
         tr[4 + k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x31);
@@ -93,15 +96,26 @@ KRN__T static inline void krn__transpose16(const __m256i lo[8], const __m256i hi
     __m256i a[8], b[8];
     krn__transpose8(lo, a);
     krn__transpose8(hi, b);
+#pragma GCC unroll 8
     for (int k = 0; k < 8; k++)
         tr[k] = _mm512_inserti64x4(_mm512_castsi256_si512(a[k]), b[k], 1);
 }
 
-/* The halves at row[i] + at, i < 16, as floats (exact). */
+/* The halves at row[i] + at, i < 16, as floats (exact). Built in
+ * registers: 16 scalar stores read back as one vector would wait for the
+ * stores to reach the cache (no store forwarding across them). */
 KRN__T static inline __m512 krn__halves16(const uint8_t *const row[16], int64_t at) {
-    uint16_t h[KRN__WW];
-    for (int i = 0; i < KRN__WW; i++) h[i] = krn__rd16(row[i] + at);
-    return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)h));
+    const __m128i lo = _mm_setr_epi16(
+        (short)krn__rd16(row[0] + at), (short)krn__rd16(row[1] + at),
+        (short)krn__rd16(row[2] + at), (short)krn__rd16(row[3] + at),
+        (short)krn__rd16(row[4] + at), (short)krn__rd16(row[5] + at),
+        (short)krn__rd16(row[6] + at), (short)krn__rd16(row[7] + at));
+    const __m128i hi = _mm_setr_epi16(
+        (short)krn__rd16(row[8] + at), (short)krn__rd16(row[9] + at),
+        (short)krn__rd16(row[10] + at), (short)krn__rd16(row[11] + at),
+        (short)krn__rd16(row[12] + at), (short)krn__rd16(row[13] + at),
+        (short)krn__rd16(row[14] + at), (short)krn__rd16(row[15] + at));
+    return _mm512_cvtph_ps(_mm256_set_m128i(hi, lo));
 }
 
 /* Σ_k tr[k] · (x's word k broadcast): the 16 outputs' Σc·x over words
@@ -172,59 +186,67 @@ krn__leg_wide(krn__leg_dec dec, krn__ltype ty, const uint8_t *w, uint64_t rb,
         __m512i tr[8];
         krn__transpose16(lo.c, hi.c, tr);
         const __m512 d = krn__halves16(row, at);
-        for (int r = 0; r < nr; r++)
+        int r = 0;
+        for (; r + 4 <= nr; r += 4) { /* four rows' chains side by side */
+            const __m512 v0 = krn__leg_value16(tr, d, ty.off, x + r * xs + b);
+            const __m512 v1 = krn__leg_value16(tr, d, ty.off, x + (r + 1) * xs + b);
+            const __m512 v2 = krn__leg_value16(tr, d, ty.off, x + (r + 2) * xs + b);
+            const __m512 v3 = krn__leg_value16(tr, d, ty.off, x + (r + 3) * xs + b);
+            krn__acc16_add(&a, r, v0, end);
+            krn__acc16_add(&a, r + 1, v1, end);
+            krn__acc16_add(&a, r + 2, v2, end);
+            krn__acc16_add(&a, r + 3, v3, end);
+        }
+        for (; r < nr; r++)
             krn__acc16_add(&a, r, krn__leg_value16(tr, d, ty.off, x + r * xs + b), end);
     }
     krn__acc16_store(&a, nr, dots);
 }
 
-/* Super-block g of the wide tile's 16 rows, decoded. */
+/* Super-block g of the wide tile's 16 rows, decoded: each row's codes,
+ * and the per-row numbers gathered lane by lane (lane i: row i). The
+ * gathering writes every lane array before any is read as a vector, so
+ * the reads wait for the scalar stores at most once, not once each. */
 typedef struct krn__kwide {
     krn__ksb row[KRN__WW];
-    __m512i mn[4];  /* lane i: int16 pair (m_i,2k, m_i,2k+1) for B */
-    __m512 d, dmin; /* lane i: row i's */
+    int32_t sc[8][KRN__WW];      /* Q4_K/Q5_K: sc_j */
+    int32_t sc6[16][KRN__WW];    /* Q6_K: the scale of half h of block j at [2j + h] */
+    int32_t mn[4][KRN__WW];      /* int16 pair (m_2k, m_2k+1) for B */
+    uint16_t d[KRN__WW], dmin[KRN__WW];
 } krn__kwide;
 
-KRN__T static inline void krn__kwide_finish(krn__kwide *t) {
-    uint16_t d[KRN__WW], dm[KRN__WW];
+KRN__T static inline void krn__kwide_gather(krn__kwide *t, bool q6) {
     for (int i = 0; i < KRN__WW; i++) {
-        d[i] = t->row[i].d;
-        dm[i] = t->row[i].dmin;
+        const krn__ksb *s = &t->row[i];
+        t->d[i] = s->d;
+        t->dmin[i] = s->dmin;
+        if (q6) {
+            for (int j = 0; j < 16; j++) t->sc6[j][i] = s->sc6[j];
+            continue;
+        }
+        for (int j = 0; j < 8; j++) t->sc[j][i] = s->scb[j];
+        for (int k = 0; k < 4; k++) t->mn[k][i] = s->mn[2 * k] | (s->mn[2 * k + 1] << 16);
     }
-    t->d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)d));
-    t->dmin = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)dm));
-    for (int k = 0; k < 4; k++) {
-        int32_t p[KRN__WW];
-        for (int i = 0; i < KRN__WW; i++)
-            p[i] = t->row[i].mn[2 * k] | (t->row[i].mn[2 * k + 1] << 16);
-        t->mn[k] = _mm512_loadu_si512((const void *)p);
-    }
+}
+
+KRN__T static inline __m512i krn__lanes(const int32_t v[KRN__WW]) {
+    return _mm512_loadu_si512((const void *)v);
+}
+
+KRN__T static inline __m512 krn__half_lanes(const uint16_t v[KRN__WW]) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)v));
 }
 
 /* Codes of sub-block j of the 16 rows, transposed; Q6_K's as c = w + 32. */
 KRN__T static inline void krn__kwide_tr(const krn__kwide *t, int j, bool q6, __m512i tr[8]) {
     __m256i lo[KRN__W], hi[KRN__W];
+#pragma GCC unroll 8
     for (int i = 0; i < KRN__W; i++) {
         const krn__ksb *a = &t->row[i], *b = &t->row[KRN__W + i];
         lo[i] = q6 ? _mm256_add_epi8(a->w[j], _mm256_set1_epi8(32)) : a->q[j];
         hi[i] = q6 ? _mm256_add_epi8(b->w[j], _mm256_set1_epi8(32)) : b->q[j];
     }
     krn__transpose16(lo, hi, tr);
-}
-
-/* lane i: row i's scale of sub-block j (Q4_K/Q5_K's sc_j). */
-KRN__T static inline __m512i krn__kwide_sc(const krn__kwide *t, int j) {
-    int32_t v[KRN__WW];
-    for (int i = 0; i < KRN__WW; i++) v[i] = t->row[i].scb[j];
-    return _mm512_loadu_si512((const void *)v);
-}
-
-/* lane i: row i's Q6_K scale of half h (elements 16h..16h+15) of
- * sub-block j. */
-KRN__T static inline __m512i krn__kwide_sc6(const krn__kwide *t, int j, int h) {
-    int32_t v[KRN__WW];
-    for (int i = 0; i < KRN__WW; i++) v[i] = t->row[i].sc6[2 * j + h];
-    return _mm512_loadu_si512((const void *)v);
 }
 
 /* Adds p to A (or starts A with it, for sub-block 0). */
@@ -243,7 +265,7 @@ KRN__T static inline void krn__kwide_a(const krn__kwide *t, bool q6, const krn_a
         __m512i tr[8];
         krn__kwide_tr(t, j, q6, tr);
         if (q6) {
-            const __m512i lo = krn__kwide_sc6(t, j, 0), hi = krn__kwide_sc6(t, j, 1);
+            const __m512i lo = krn__lanes(t->sc6[2 * j]), hi = krn__lanes(t->sc6[2 * j + 1]);
             for (int r = 0; r < nr; r++) {
                 const krn_act_block *xb = x + r * xs + g * 8 + j;
                 const int32_t s_lo = krn__sum16(xb->q), s_hi = xb->sum - s_lo;
@@ -255,7 +277,7 @@ KRN__T static inline void krn__kwide_a(const krn__kwide *t, bool q6, const krn_a
                                                       _mm512_mullo_epi32(i_hi, hi)));
             }
         } else {
-            const __m512i sc = krn__kwide_sc(t, j);
+            const __m512i sc = krn__lanes(t->sc[j]);
             for (int r = 0; r < nr; r++) {
                 const int8_t *q = x[r * xs + g * 8 + j].q;
                 const __m512i v = _mm512_add_epi32(krn__dot16(tr, q), krn__dot16(tr + 4, q + 16));
@@ -273,17 +295,18 @@ KRN__T static inline __m512 krn__kwide_val45(const krn__kwide *t, __m512i a,
     for (int k = 0; k < 4; k++) {
         const int32_t pair = (int32_t)(uint16_t)(int16_t)x[2 * k].sum |
                              (int32_t)((uint32_t)(uint16_t)(int16_t)x[2 * k + 1].sum << 16);
-        b = _mm512_add_epi32(b, _mm512_madd_epi16(t->mn[k], _mm512_set1_epi32(pair)));
+        b = _mm512_add_epi32(b, _mm512_madd_epi16(krn__lanes(t->mn[k]),
+                                                   _mm512_set1_epi32(pair)));
     }
-    __m512 v = _mm512_mul_ps(t->d, _mm512_cvtepi32_ps(a));
-    v = _mm512_sub_ps(v, _mm512_mul_ps(t->dmin, _mm512_cvtepi32_ps(b)));
+    __m512 v = _mm512_mul_ps(krn__half_lanes(t->d), _mm512_cvtepi32_ps(a));
+    v = _mm512_sub_ps(v, _mm512_mul_ps(krn__half_lanes(t->dmin), _mm512_cvtepi32_ps(b)));
     return _mm512_mul_ps(_mm512_set1_ps(x[0].d), v);
 }
 
 /* Q6_K: v = dx · (d · (float)A), as krn__val_q6_k. */
 KRN__T static inline __m512 krn__kwide_val6(const krn__kwide *t, __m512i a,
                                             const krn_act_block *x) {
-    const __m512 v = _mm512_mul_ps(t->d, _mm512_cvtepi32_ps(a));
+    const __m512 v = _mm512_mul_ps(krn__half_lanes(t->d), _mm512_cvtepi32_ps(a));
     return _mm512_mul_ps(_mm512_set1_ps(x[0].d), v);
 }
 
@@ -305,7 +328,7 @@ krn__k_wide(krn__k_dec dec, bool q6, int64_t bytes, const uint8_t *w, uint64_t r
         krn__prefetch16_next(w, rb, (uint64_t)g, pf);
         for (int i = 0; i < KRN__WW; i++)
             dec(w + (uint64_t)(i < n_out ? i : n_out - 1) * rb + g * bytes, &t.row[i]);
-        krn__kwide_finish(&t);
+        krn__kwide_gather(&t, q6);
         const bool end = --left == 0 || g + 1 == ng;
         if (left == 0) left = len;
         krn__kwide_a(&t, q6, x, xs, nr, g, a);
