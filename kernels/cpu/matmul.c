@@ -26,8 +26,8 @@
  * rounded add each, or none): y = dot + bias, y = y_old + dot, or both,
  * y = y_old + (dot + bias). The only place the rule is written; the
  * branches are per span, not per output. */
-static void krn_cpu__mm_store(const krn_cpu_mm_out *out, int r, int64_t o,
-                              const float *d, int n) {
+static inline void krn_cpu__mm_store(const krn_cpu_mm_out *out, int r, int64_t o,
+                                     const float *d, int n) {
     float *y = out->y + (int64_t)r * out->ldy + o;
     const float *b = out->bias ? out->bias + o : NULL;
     if (b && out->accumulate)
@@ -36,6 +36,9 @@ static void krn_cpu__mm_store(const krn_cpu_mm_out *out, int r, int64_t o,
         for (int i = 0; i < n; i++) y[i] = d[i] + b[i];
     else if (out->accumulate)
         for (int i = 0; i < n; i++) y[i] = y[i] + d[i];
+    else if (n == KRN_CPU_TILE_MAX) /* a whole wide tile: a fixed-size copy
+                                     * the compiler inlines, not a call */
+        memcpy(y, d, sizeof *y * KRN_CPU_TILE_MAX);
     else
         memcpy(y, d, sizeof *y * (size_t)n);
 }
