@@ -162,6 +162,9 @@ static int krn__check_batch(const krn_backend *b, const krn_batch *batch,
         return sb_err_set(err, "krn_forward", "batch %s is NULL",
                           !batch->tokens ? "tokens" : !batch->pos ? "pos"
                                                                   : "logits");
+    if (batch->logits_from < 0 || batch->logits_from > batch->n_rows)
+        return sb_err_set(err, "krn_forward", "logits_from is %d; expected "
+                          "0..%d (n_rows)", batch->logits_from, batch->n_rows);
     const int32_t n_vocab = b->model->n_vocab;
     for (int r = 0; r < batch->n_rows; r++) {
         if (batch->tokens[r] < 0 || batch->tokens[r] >= n_vocab)

@@ -266,14 +266,27 @@ int32_t krn_kv_slots(const krn_model *m, int32_t kv_capacity);
 /* One forward step. Row r embeds tokens[r] at position pos[r], writes its
  * key and value into KV slot pos[r] % slots, attends to positions
  * max(0, pos[r] - window + 1) .. pos[r] (whose keys the cache must hold:
- * earlier steps' or this batch's), and writes n_vocab logits to
- * logits + r * n_vocab. Rows are independent: row r's logits are the same
- * bits whatever the other rows are. */
+ * earlier steps' or this batch's), and, from row logits_from on, writes
+ * n_vocab logits to logits + r * n_vocab. Rows are independent: row r's
+ * logits are the same bits whatever the other rows are, and whether the
+ * rows before it had theirs computed.
+ *
+ * logits_from exists for prefill, where only the prompt's last row is
+ * sampled: the LM head (n_vocab x n_embd, the largest matmul) would
+ * otherwise run for every row. Rows before it still write their K/V; their
+ * logits rows may be left unwritten, and a backend may still write them:
+ * the CPU backend skips their output norm and LM head, the CUDA backend
+ * ignores the field and computes every row (its graphs are captured per
+ * row bucket, with the LM head over all rows). Read only rows from
+ * logits_from on. */
 typedef struct krn_batch {
     int n_rows;             /* 1..KRN_MAX_ROWS */
     const int32_t *tokens;  /* n_rows ids, each < n_vocab */
     const int32_t *pos;     /* n_rows positions, each < kv_capacity */
-    float *logits;          /* n_rows * n_vocab, written */
+    float *logits;          /* n_rows * n_vocab; rows logits_from.. written */
+    int logits_from;        /* 0..n_rows: the first row whose logits are
+                               needed; 0 (a zeroed batch's): every row,
+                               n_rows: none */
 } krn_batch;
 
 typedef struct krn_backend krn_backend;

@@ -14,7 +14,7 @@
  *     x = x + Wo·att
  *     h = rmsnorm(x, ffn_norm)
  *     x = x + Wdown·(silu(Wgate·h) * (Wup·h))        ffn.c
- *   logits = Woutput·rmsnorm(x, output_norm)
+ *   logits = Woutput·rmsnorm(x, output_norm)     only rows >= logits_from
  *
  * Each stage is one parallel run of the pool, whose threads claim the
  * stage's items: rows for row-wise stages (a 1-row step runs them on the
@@ -23,6 +23,11 @@
  * row's K/V of a layer is written before any row attends, so rows of one
  * batch see each other (row r reads slots <= pos[r] only). Nothing a thread
  * computes depends on which thread it is or how many there are.
+ *
+ * Rows before batch->logits_from (kernels.h) skip the output norm and the
+ * LM head: those stages run over rows logits_from..n_rows-1 only. A matmul
+ * computes each output of each row by itself (docs/determinism.md, "One
+ * row at a time"), so the rows it still computes keep their bits.
  */
 #include "cpu_backend.h"
 
@@ -37,6 +42,7 @@ struct krn_cpu__step {
     int32_t il;             /* current layer */
     krn_cpu_lvec lv;        /* its vectors */
     krn_cpu__row_fn row_fn; /* for krn_cpu__rows_task */
+    int first_row;          /* krn_cpu__rows_task runs first_row..n_rows-1 */
     int64_t next;           /* krn_cpu_claim's counter for a run: 0 */
 };
 
@@ -45,21 +51,28 @@ static void krn_cpu__rows_task(void *ctx, int tid, int nt) {
     (void)nt;
     krn_cpu__step *s = ctx;
     int64_t lo, hi;
-    while (krn_cpu_claim(&s->next, s->batch->n_rows, 1, &lo, &hi))
-        s->row_fn(s, (int)lo);
+    while (krn_cpu_claim(&s->next, s->batch->n_rows - s->first_row, 1, &lo, &hi))
+        s->row_fn(s, s->first_row + (int)lo);
 }
 
-/* A single row runs on the calling thread: the other threads would have
- * nothing to do, and waking them and waiting for them (a pool round trip)
- * costs more than the row's norm, RoPE or SwiGLU. Which thread computes a
- * row never changes its bits. */
-static void krn_cpu__run_rows(krn_cpu__step *s, krn_cpu__row_fn fn) {
+/* fn on rows first..n_rows-1 (first < n_rows). A single row runs on the
+ * calling thread: the other threads would have nothing to do, and waking
+ * them and waiting for them (a pool round trip) costs more than the row's
+ * norm, RoPE or SwiGLU. Which thread computes a row never changes its
+ * bits. */
+static void krn_cpu__run_rows_from(krn_cpu__step *s, krn_cpu__row_fn fn,
+                                   int first) {
     s->row_fn = fn;
+    s->first_row = first;
     s->next = 0;
-    if (s->batch->n_rows == 1)
-        fn(s, 0);
+    if (s->batch->n_rows - first == 1)
+        fn(s, first);
     else
         krn_cpu_pool_run(s->c->pool, krn_cpu__rows_task, s);
+}
+
+static void krn_cpu__run_rows(krn_cpu__step *s, krn_cpu__row_fn fn) {
+    krn_cpu__run_rows_from(s, fn, 0);
 }
 
 static void krn_cpu__embed_row(const krn_cpu__step *s, int r) {
@@ -223,6 +236,25 @@ static void krn_cpu__ffn_block(krn_cpu__step *s, const krn_layer *l) {
     krn_cpu__run_mm(s, &mm);
 }
 
+/* logits = Woutput·rmsnorm(x, output_norm) for rows first..n_rows-1: the
+ * norm writes h and its quantization at those rows' own places, and the
+ * matmul group reads and writes from row `first` on, as a step of
+ * n_rows - first rows would (cpu.h: row r's input at x + r*ldx and at
+ * xq/xq32 + r*(n_in/32) blocks, its outputs at y + r*ldy). */
+static void krn_cpu__lm_head(krn_cpu__step *s, int first) {
+    krn_cpu *c = s->c;
+    const krn_model *m = c->base.model;
+    const int64_t n = c->n_embd, blocks = n / KRN_QBLOCK;
+    krn_cpu__run_rows_from(s, krn_cpu__out_norm_row, first);
+    krn_cpu_mm mm = krn_cpu__mm(s, c->h + first * n, n);
+    mm.n_rows -= first;
+    mm.xq += first * blocks;
+    mm.xq32 += first * blocks;
+    krn_cpu__mm_add(&mm, &m->output, NULL,
+                    s->batch->logits + (int64_t)first * m->n_vocab, m->n_vocab);
+    krn_cpu__run_mm(s, &mm);
+}
+
 int krn_cpu_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     (void)err; /* the batch was checked by krn_forward; nothing else fails */
     krn_cpu *c = (krn_cpu *)b;
@@ -235,9 +267,7 @@ int krn_cpu_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
         krn_cpu__attention_block(&s, &m->layers[il]);
         krn_cpu__ffn_block(&s, &m->layers[il]);
     }
-    krn_cpu__run_rows(&s, krn_cpu__out_norm_row);
-    krn_cpu_mm mm = krn_cpu__mm(&s, c->h, c->n_embd);
-    krn_cpu__mm_add(&mm, &m->output, NULL, batch->logits, m->n_vocab);
-    krn_cpu__run_mm(&s, &mm);
+    if (batch->logits_from < batch->n_rows) /* n_rows: no row wants logits */
+        krn_cpu__lm_head(&s, batch->logits_from);
     return 0;
 }

@@ -250,6 +250,9 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     // computed as if alone (docs/determinism.md), so a copy gets that row's bits
     // exactly: it writes the same K/V bits to the same slot, reads no slot
     // the live rows do not, and its logits are not copied back.
+    // batch->logits_from is ignored: every live row's logits are computed
+    // and copied back (kernels.h allows it; the graphs hold the LM head over
+    // the whole bucket).
     int32_t tokens[KRN_MAX_ROWS], pos[KRN_MAX_ROWS];
     const int32_t window = b->model->window;
     int32_t c_lo = INT32_MAX, c_hi = 0;

@@ -51,11 +51,18 @@ static krn_backend *backend(const tmodel *t, int n_threads) {
     return b;
 }
 
+/* A step whose rows from `from` on need logits (krn_batch.logits_from). */
+static void step_from(krn_backend *b, int n, const int32_t *tok,
+                      const int32_t *pos, float *logits, int from) {
+    sb_err err = {0};
+    krn_batch batch = {.n_rows = n, .tokens = tok, .pos = pos, .logits = logits,
+                       .logits_from = from};
+    if (krn_forward(b, &batch, &err)) fail_msg("krn_forward: %s", err.msg);
+}
+
 static void step(krn_backend *b, int n, const int32_t *tok, const int32_t *pos,
                  float *logits) {
-    sb_err err = {0};
-    krn_batch batch = {.n_rows = n, .tokens = tok, .pos = pos, .logits = logits};
-    if (krn_forward(b, &batch, &err)) fail_msg("krn_forward: %s", err.msg);
+    step_from(b, n, tok, pos, logits, 0);
 }
 
 /* Rows [p0, p0+n) of sequence seq as one step; logits row r -> out + r*V. */
@@ -235,6 +242,108 @@ static void test_rollback(void **state) {
     tm_free(t);
 }
 
+/* ---- rows that need no logits ----------------------------------------------- */
+
+/* A bit pattern no computation writes: a NaN with a payload. */
+static const uint32_t SENTINEL = 0x7fc0beefu;
+
+static void fill_sentinel(float *l, int rows) {
+    for (size_t i = 0; i < (size_t)rows * N_VOCAB; i++) memcpy(&l[i], &SENTINEL, 4);
+}
+
+static bool is_sentinel(const float *l, int rows) {
+    for (size_t i = 0; i < (size_t)rows * N_VOCAB; i++)
+        if (memcmp(&l[i], &SENTINEL, 4)) return false;
+    return true;
+}
+
+/* A step of n rows at positions 0..n-1 with logits_from = k, on a buffer
+ * of sentinels: rows >= k are the bits of the same step with
+ * logits_from = 0 (ref), rows < k are left as they were. */
+static void check_logits_from_step(krn_backend *b, const int32_t *seq, int n,
+                                   int k, const float *ref, float *got) {
+    int32_t pos[KRN_MAX_ROWS];
+    for (int r = 0; r < n; r++) pos[r] = r;
+    fill_sentinel(got, n);
+    step_from(b, n, seq, pos, got, k);
+    if (!is_sentinel(got, k))
+        fail_msg("%d rows, logits_from %d: a row before it was written", n, k);
+    for (int r = k; r < n; r++)
+        if (memcmp(got + (size_t)r * N_VOCAB, ref + (size_t)r * N_VOCAB, ROW_BYTES))
+            fail_msg("%d rows, logits_from %d: row %d differs from the step "
+                     "with every row's logits", n, k, r);
+}
+
+/* Every k of interest for n rows: none skipped, one, half, all but one,
+ * all. */
+static void check_logits_from(const tm_types *ty, int n_threads) {
+    tmodel *t = tm_small(ty, 40);
+    krn_backend *b = backend(t, n_threads);
+    int32_t seq[KRN_MAX_ROWS];
+    make_seq(seq, KRN_MAX_ROWS, 8);
+    float *ref = logits_alloc(KRN_MAX_ROWS), *got = logits_alloc(KRN_MAX_ROWS);
+    const int sizes[] = {1, 2, 9, KRN_MAX_ROWS};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        const int n = sizes[si];
+        step_seq(b, seq, 0, n, ref);
+        assert_sane(ref, n);
+        const int ks[] = {0, 1, n / 2, n - 1, n};
+        for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+            check_logits_from_step(b, seq, n, ks[ki], ref, got);
+    }
+    free(ref), free(got);
+    krn_destroy(b);
+    tm_free(t);
+}
+
+/* The LM head's input is read three ways by output type (cpu.h's
+ * krn_cpu_mm): floats (x, the mixed model's F16 output), 256-groups (xq,
+ * Q6_K) and 32-groups (xq32, Q8_0); each is checked on 1 and 3 threads. */
+static void test_logits_from_rows(void **state) {
+    (void)state;
+    tm_types q6k = tm_uniform_types(KRN_Q4_K, false), q8 = tm_uniform_types(KRN_Q8_0, false);
+    q6k.out = KRN_Q6_K;
+    const tm_types *types[] = {&MIXED, &q6k, &q8};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        check_logits_from(types[i], 1);
+        check_logits_from(types[i], 3);
+    }
+}
+
+/* Rows without logits still write their keys and values: a prompt stepped
+ * with no logits but the last row's gives the next steps the same bits.
+ * Other tokens fill every slot first, so a key or value not written
+ * would be read as theirs. */
+static void test_logits_from_keeps_cache(void **state) {
+    (void)state;
+    tmodel *t = tm_small(&MIXED, 41);
+    krn_backend *b = backend(t, 2);
+    enum { N = 90, PROMPT = 70 };
+    int32_t seq[N], junk[N], pos[KRN_MAX_ROWS];
+    make_seq(seq, N, 9);
+    make_seq(junk, N, 10);
+    float *ref = logits_alloc(N), *got = logits_alloc(N);
+    run_chunked(b, seq, N, 30, ref);
+    run_chunked(b, junk, N, 30, got);
+    fill_sentinel(got, N);
+    for (int p = 0; p < PROMPT; p += 30) {
+        const int n = PROMPT - p < 30 ? PROMPT - p : 30;
+        for (int r = 0; r < n; r++) pos[r] = p + r;
+        step_from(b, n, seq + p, pos, got + (size_t)p * N_VOCAB,
+                  p + n == PROMPT ? n - 1 : n);
+    }
+    assert_true(is_sentinel(got, PROMPT - 1));
+    for (int p = PROMPT; p < N; p += 7) {
+        const int n = N - p < 7 ? N - p : 7;
+        step_seq(b, seq, p, n, got + (size_t)p * N_VOCAB);
+    }
+    assert_memory_equal(got + (size_t)(PROMPT - 1) * N_VOCAB,
+                        ref + (size_t)(PROMPT - 1) * N_VOCAB, (N - PROMPT + 1) * ROW_BYTES);
+    free(ref), free(got);
+    krn_destroy(b);
+    tm_free(t);
+}
+
 /* ---- refused batches ------------------------------------------------------------ */
 
 static void expect_refused(krn_backend *b, const krn_batch *batch, const char *what) {
@@ -285,6 +394,10 @@ static void test_bad_batches(void **state) {
     pos[3] = 6;
     expect_refused(b, &ok, "pos[1] and pos[3] are both 6");
     pos[3] = 8;
+    bad = ok, bad.logits_from = -1;
+    expect_refused(b, &bad, "logits_from is -1; expected 0..4 (n_rows)");
+    bad = ok, bad.logits_from = 5;
+    expect_refused(b, &bad, "logits_from is 5; expected 0..4 (n_rows)");
     sb_err err = {0};
     assert_int_equal(krn_forward(NULL, &ok, &err), -1);
     assert_non_null(strstr(err.msg, "backend is NULL"));
@@ -681,6 +794,8 @@ int main(void) {
         cmocka_unit_test(test_thread_counts),
         cmocka_unit_test(test_prefill_chunking),
         cmocka_unit_test(test_rollback),
+        cmocka_unit_test(test_logits_from_rows),
+        cmocka_unit_test(test_logits_from_keeps_cache),
         cmocka_unit_test(test_bad_batches),
         cmocka_unit_test(test_create_refuses_bad_models),
         cmocka_unit_test(test_create_out_of_memory),
