@@ -172,18 +172,21 @@ const eng_model *eng_session_model(const eng_session *s);
 
 /* Appends n tokens at positions length..length+n-1 in steps of at most
  * `chunk` rows (1..64) and writes the last row's logits to last_logits
- * (n_vocab floats) when it is not NULL. */
+ * (n_vocab floats) when it is not NULL. Only that row's logits are
+ * computed (on the CPU; kernels.h, krn_batch.logits_from): a caller that
+ * needs every prompt row's logits steps with eng_session_step instead. */
 int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,
                         int chunk, float *last_logits, sb_err *err);
 /* One raw step: n_rows tokens appended at length..length+n_rows-1, all rows'
- * logits written (n_rows * n_vocab floats). */
+ * logits written (n_rows * n_vocab floats): a verify step samples every
+ * row. */
 int eng_session_step(eng_session *s, const int32_t *ids, int n_rows,
                      float *logits, sb_err *err);
 
 /* The session's own logits buffer: KRN_MAX_ROWS rows of n_vocab floats, in
  * memory the backend fills fastest (page-locked for CUDA, where a 64-row
  * step's 39 MB then crosses the link at full speed). Pass it to the two
- * calls above; a prefill with another buffer still overwrites it. */
+ * calls above; a prefill with another buffer still uses it as scratch. */
 float *eng_session_logits(eng_session *s);
 
 /* The GPU memory the session's backend took (weights, KV cache, scratch,

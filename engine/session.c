@@ -129,23 +129,33 @@ static int eng__window_check(const eng_session *s, sb_err *err) {
                       (int)need, (int)held - 1, (int)s->length, (int)s->written);
 }
 
-int eng_session_step(eng_session *s, const int32_t *ids, int n_rows,
-                     float *logits, sb_err *err) {
+/* eng_session_step, with the logits of rows logits_from..n_rows-1 only
+ * (krn_batch.logits_from: the rows before may or may not be written). Its
+ * messages name eng_session_step, the call a user knows. */
+static int eng__step(eng_session *s, const int32_t *ids, int n_rows,
+                     float *logits, int logits_from, sb_err *err) {
     if (n_rows < 1 || n_rows > KRN_MAX_ROWS)
-        return sb_err_set(err, __func__, "step of %d rows; expected 1..%d",
-                          n_rows, KRN_MAX_ROWS);
+        return sb_err_set(err, "eng_session_step", "step of %d rows; expected "
+                          "1..%d", n_rows, KRN_MAX_ROWS);
     if (n_rows > s->capacity - s->length)
-        return sb_err_set(err, __func__, "context full: %d tokens held, %d more "
-                          "asked, capacity %d (raise --ctx)", (int)s->length,
-                          n_rows, (int)s->capacity);
+        return sb_err_set(err, "eng_session_step", "context full: %d tokens "
+                          "held, %d more asked, capacity %d (raise --ctx)",
+                          (int)s->length, n_rows, (int)s->capacity);
     if (eng__window_check(s, err)) return -1;
     int32_t pos[KRN_MAX_ROWS];
     for (int r = 0; r < n_rows; r++) pos[r] = s->length + r;
-    krn_batch b = {.n_rows = n_rows, .tokens = ids, .pos = pos, .logits = logits};
+    krn_batch b = {.n_rows = n_rows, .tokens = ids, .pos = pos, .logits = logits,
+                   .logits_from = logits_from};
     if (krn_forward(s->backend, &b, err)) return -1;
     s->length += n_rows;
     if (s->length > s->written) s->written = s->length;
     return 0;
+}
+
+/* Every row's logits: a verify step samples them all (engine/spec.c). */
+int eng_session_step(eng_session *s, const int32_t *ids, int n_rows,
+                     float *logits, sb_err *err) {
+    return eng__step(s, ids, n_rows, logits, 0, err);
 }
 
 int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,
@@ -159,9 +169,14 @@ int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,
                           (int)s->length, (int)s->capacity);
     for (int32_t done = 0; done < n;) {
         int rows = n - done < chunk ? (int)(n - done) : chunk;
-        if (eng_session_step(s, ids + done, rows, s->logits, err)) return -1;
+        const bool last = done + rows == n;
+        /* Only the prompt's last row is ever read: every other row skips
+         * the LM head (krn_batch.logits_from), which changes no bit of the
+         * last row's logits (docs/determinism.md). */
+        const int from = last && last_logits ? rows - 1 : rows;
+        if (eng__step(s, ids + done, rows, s->logits, from, err)) return -1;
         done += rows;
-        if (done == n && last_logits) /* may be s->logits itself */
+        if (last && last_logits) /* may be s->logits itself */
             memmove(last_logits, s->logits + (size_t)(rows - 1) * (size_t)s->n_vocab,
                    (size_t)s->n_vocab * sizeof(float));
     }

@@ -94,6 +94,109 @@ static void test_rollback_recompute(void **state) {
     eng_model_free(m);
 }
 
+/* ---- prefill's last logits -------------------------------------------------- */
+
+enum { LONG_PROMPT = 130 };
+
+/* The last row's logits of ids[0..n) stepped plainly by eng_session_step,
+ * every row's logits computed, in steps of 64 rows: the reference a
+ * prefill must equal bit for bit. */
+static void plain_last_logits(eng_session *s, const int32_t *ids, int32_t n,
+                              float *out) {
+    sb_err err = {0};
+    const size_t nv = (size_t)eng_n_vocab(eng_session_model(s));
+    float *rows = malloc(KRN_MAX_ROWS * nv * sizeof *rows);
+    assert_non_null(rows);
+    eng_session_truncate(s, 0);
+    int k = 0;
+    for (int32_t done = 0; done < n; done += k) {
+        k = n - done < KRN_MAX_ROWS ? (int)(n - done) : KRN_MAX_ROWS;
+        assert_int_equal(eng_session_step(s, ids + done, k, rows, &err), 0);
+    }
+    memcpy(out, rows + (size_t)(k - 1) * nv, nv * sizeof *out);
+    free(rows);
+}
+
+/* Prefills ids[0..n) from an empty cache in chunks of `chunk` and checks
+ * the last logits against want, into a buffer of its own and into the
+ * session's (which the prefill also uses as scratch). */
+static void check_prefill(eng_session *s, const int32_t *ids, int32_t n,
+                          int chunk, const float *want, float *got) {
+    sb_err err = {0};
+    const size_t bytes = (size_t)eng_n_vocab(eng_session_model(s)) * sizeof *got;
+    float *own[2] = {got, eng_session_logits(s)};
+    for (int i = 0; i < 2; i++) {
+        memset(own[i], 0xff, bytes);
+        eng_session_truncate(s, 0);
+        if (eng_session_prefill(s, ids, n, chunk, own[i], &err))
+            fail_msg("eng_session_prefill: %s", err.msg);
+        assert_int_equal(eng_session_length(s), n);
+        if (memcmp(own[i], want, bytes))
+            fail_msg("prefill of %d tokens in chunks of %d (into the %s "
+                     "buffer): last logits differ from plain steps' ", (int)n,
+                     chunk, i ? "session's" : "caller's");
+    }
+}
+
+/* eng_session_prefill computes the LM head for the prompt's last row only
+ * (krn_batch.logits_from); its logits are those of plain steps computing
+ * every row, for each recipe (the LM head of each type), 1 and 2 threads,
+ * prompts of 1, 129 and 130 tokens, in chunks of 64, 7, 1 and 43 (the last
+ * chunk of 1 to 64 rows). */
+static void test_prefill_last_logits_equal_steps(void **state) {
+    (void)state;
+    for (mk_recipe rc = MK_RECIPE_F32; rc <= MK_RECIPE_Q4_K_M; rc++) {
+        eng_model *m = test_tiny_model_load(rc);
+        const size_t nv = (size_t)eng_n_vocab(m);
+        int32_t ids[LONG_PROMPT];
+        for (int32_t i = 0; i < LONG_PROMPT; i++)
+            ids[i] = (int32_t)(sb_hash3(7, (uint64_t)i, 2) % nv);
+        float *want = malloc(nv * sizeof *want), *got = malloc(nv * sizeof *got);
+        assert_non_null(want);
+        assert_non_null(got);
+        for (int threads = 1; threads <= 2; threads++) {
+            sb_err err = {0};
+            eng_session *s = eng_session_create(m, &(eng_options){.n_threads = threads}, &err);
+            assert_non_null(s);
+            const int32_t lens[] = {1, 129, LONG_PROMPT};
+            const int chunks[] = {64, 7, 1, 43};
+            for (int li = 0; li < 3; li++) {
+                plain_last_logits(s, ids, lens[li], want);
+                for (int ci = 0; ci < 4; ci++)
+                    check_prefill(s, ids, lens[li], chunks[ci], want, got);
+            }
+            eng_session_destroy(s);
+        }
+        free(want), free(got);
+        eng_model_free(m);
+    }
+}
+
+/* A prefill that wants no logits (NULL) computes none, yet fills the
+ * cache: the step after it gives plain decoding's bits. */
+static void test_prefill_without_logits(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q4_K_M);
+    const size_t nv = (size_t)eng_n_vocab(m);
+    int32_t ids[LONG_PROMPT];
+    for (int32_t i = 0; i < LONG_PROMPT; i++)
+        ids[i] = (int32_t)(sb_hash3(8, (uint64_t)i, 2) % nv);
+    sb_err err = {0};
+    eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 2}, &err);
+    assert_non_null(s);
+    float *want = malloc(nv * sizeof *want), *got = malloc(nv * sizeof *got);
+    assert_non_null(want);
+    assert_non_null(got);
+    plain_last_logits(s, ids, LONG_PROMPT, want);
+    eng_session_truncate(s, 0);
+    assert_int_equal(eng_session_prefill(s, ids, LONG_PROMPT - 1, 64, NULL, &err), 0);
+    assert_int_equal(eng_session_step(s, ids + LONG_PROMPT - 1, 1, got, &err), 0);
+    assert_memory_equal(got, want, nv * sizeof *got);
+    free(want), free(got);
+    eng_session_destroy(s);
+    eng_model_free(m);
+}
+
 static void test_context_limits(void **state) {
     (void)state;
     eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
@@ -198,6 +301,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_hash_across_runs_threads_chunks),
         cmocka_unit_test(test_rollback_recompute),
+        cmocka_unit_test(test_prefill_last_logits_equal_steps),
+        cmocka_unit_test(test_prefill_without_logits),
         cmocka_unit_test(test_context_limits),
         cmocka_unit_test(test_callback_stops),
         cmocka_unit_test(test_sliding_window),
