@@ -28,9 +28,9 @@
 #          the generate hash only, on DEVICES (default "cpu").
 # env: BUILD (build-gpu), OUT (/tmp/sb-repro), SHAPE (7b), TOKENS (256),
 #      GPU (cuda; "cpu" runs the whole flow on the CPU, to try the script
-#      with SHAPE=tiny), VOCAB (tokenizer.json for sb bench; default
-#      build/tokref/tokenizer.json when present), SKIP_BENCH, BENCH_ARGS (more
-#      sb bench options, e.g. --only A,B), EDIT_TOKENS (64).
+#      with SHAPE=tiny), SKIP_BENCH, BENCH_ARGS (more sb bench options, e.g.
+#      --only A,B), EDIT_TOKENS (64). sb bench runs the tasks with the
+#      model's own vocabulary (it refuses --vocab beside -m).
 # Exit 1 at the first hash that differs or check that fails.
 set -uo pipefail
 BUILD=${BUILD:-build-gpu}
@@ -39,7 +39,6 @@ SHAPE=${SHAPE:-7b}
 TOKENS=${TOKENS:-256}
 GPU=${GPU:-cuda}
 EDIT_TOKENS=${EDIT_TOKENS:-64}
-VOCAB=${VOCAB:-$( [ -f build/tokref/tokenizer.json ] && echo build/tokref/tokenizer.json )}
 SB="$BUILD/sb"
 MODEL="$OUT/$SHAPE-q4_k_m.gguf"
 mode=${1:-}
@@ -140,7 +139,7 @@ replay() { # LOG DEVICE
 
 bench_hashes() { # TAG [--warmup TABLE]
     local tag=$1; shift
-    "$SB" bench --device "$GPU" ${VOCAB:+--vocab "$VOCAB"} -m "$MODEL" "$@" ${BENCH_ARGS:-} \
+    "$SB" bench --device "$GPU" -m "$MODEL" "$@" ${BENCH_ARGS:-} \
         --json "$OUT/bench-$tag.json" --plots none --results none \
         > "$OUT/bench-$tag.txt" 2> "$OUT/bench-$tag.err" ||
         { tail -5 "$OUT/bench-$tag.err" >&2; fail "sb bench ($tag) failed"; }

@@ -682,6 +682,7 @@ static void test_choices(void **state) {
                                {.name = "attention_kernel", .value = 9}};
     for (int i = 0; i < 2; i++) {
         opt.choices = &bad[i], opt.n_choices = 1;
+        err = (sb_err){0}; /* sb_err keeps the first message it is given */
         assert_null(krn_cuda_create(&t->m, &opt, &err));
         assert_non_null(strstr(err.msg, bad[i].name));
     }
