@@ -127,3 +127,22 @@ void krn_cpu_attn_head(const krn_cpu_attn *a) {
     }
     for (int32_t d = 0; d < hd; d++) a->out[d] = run.acc[d] / run.l;
 }
+
+int64_t krn_cpu_attn_group_scratch(int32_t head_dim, int32_t n_heads) {
+    /* attention_simd.h's group layout: each head's scores, M, L, the
+     * chunk's m and l, ACC and the chunk's acc. A group of one runs as one
+     * head. */
+    const int64_t hd = head_dim, nh = n_heads,
+                  group = nh * KRN_ATTN_CHUNK + 4 * nh + 2 * nh * hd;
+    const int64_t one = krn_cpu_attn_scratch(head_dim);
+    return group > one ? group : one;
+}
+
+void krn_cpu_attn_group(const krn_cpu_attn *a, int32_t n_heads) {
+    krn_cpu_attn h = *a;
+    for (int32_t i = 0; i < n_heads; i++) {
+        h.q = a->q + (int64_t)i * a->head_dim;
+        h.out = a->out + (int64_t)i * a->head_dim;
+        krn_cpu_attn_head(&h);
+    }
+}

@@ -2,7 +2,7 @@
  * attention_avx2.c — private to kernels/cpu/: attention.c's contract with
  * AVX2 and F16C (attention_simd.h on 256-bit vectors), for head dims that
  * are a multiple of 32; the same bits. Also the choice among the versions:
- * krn_cpu_attn_head_for (cpu.h).
+ * krn_cpu_attn_head_for and krn_cpu_attn_group_for (cpu.h).
  * Only these functions use the instructions (a target attribute), so the
  * program still runs on CPUs without them.
  */
@@ -21,12 +21,24 @@ krn_cpu_attn_fn krn_cpu_attn_head_for(int isa, int32_t head_dim) {
     return krn__attn_head_pick(head_dim);
 }
 
+krn_cpu_attn_group_fn krn_cpu_attn_group_for(int isa, int32_t head_dim) {
+    if (head_dim % 32 != 0 || isa < KRN_CPU_ISA_AVX2) return krn_cpu_attn_group;
+    if (isa >= KRN_CPU_ISA_AVX512) return krn_cpu__attn_group_avx512(head_dim);
+    return krn__attn_group_pick(head_dim);
+}
+
 #else
 
 krn_cpu_attn_fn krn_cpu_attn_head_for(int isa, int32_t head_dim) {
     (void)isa;
     (void)head_dim;
     return krn_cpu_attn_head;
+}
+
+krn_cpu_attn_group_fn krn_cpu_attn_group_for(int isa, int32_t head_dim) {
+    (void)isa;
+    (void)head_dim;
+    return krn_cpu_attn_group;
 }
 
 #endif

@@ -18,4 +18,8 @@ krn_cpu_attn_fn krn_cpu__attn_head_avx512(int32_t head_dim) {
     return krn__attn_head_pick(head_dim);
 }
 
+krn_cpu_attn_group_fn krn_cpu__attn_group_avx512(int32_t head_dim) {
+    return krn__attn_group_pick(head_dim);
+}
+
 #endif

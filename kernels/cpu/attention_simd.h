@@ -36,6 +36,13 @@
  *   values widened by vcvtph2ps. l's chain of adds runs in the same loop.
  * - The merge (L·a + l_b·b, ACC·a + acc_b·b, exp of the same differences)
  *   and out[d] = ACC[d] / L, lane by lane.
+ * - A group of query heads sharing one KV head (krn__attn_group, for
+ *   grouped-query attention) runs each chunk's scores, maxima and p_t head
+ *   by head as above, then the weighted values of up to 4 heads (2 on 256
+ *   bits) at once: each value row's block of dimensions is widened once
+ *   and multiplied into every head's own accumulators, each head's sums
+ *   in position order; then each head's merge. Every head gets the bits
+ *   it would alone.
  * The build has -ffp-contract=off and the targets do not enable FMA, so no
  * multiply and add are fused. tests/kernels/test_qdot.c compares every
  * version with attention.c bit for bit.
@@ -43,12 +50,14 @@
 
 #include <immintrin.h>
 #include <math.h>
+#include <stdbool.h>
 
 #include "cpu.h"
 
-/* attention_avx512.c's copy for head_dim (a multiple of 32), for
- * krn_cpu_attn_head_for in attention_avx2.c. */
+/* attention_avx512.c's copies for head_dim (a multiple of 32), for
+ * krn_cpu_attn_head_for and krn_cpu_attn_group_for in attention_avx2.c. */
 krn_cpu_attn_fn krn_cpu__attn_head_avx512(int32_t head_dim);
+krn_cpu_attn_group_fn krn_cpu__attn_group_avx512(int32_t head_dim);
 
 /* Positions whose scores are folded together: the lanes of one vector. */
 enum { KRN__GROUP = 8 };
@@ -278,6 +287,20 @@ KRN__T static void krn__merge(krn__chunk *run, const krn__chunk *b, int32_t hd) 
     run->m = m;
 }
 
+/* Chunk c's positions t0..t1-1 (attention.c step 2). */
+static inline void krn__chunk_span(const krn_cpu_attn *a, int32_t c, int32_t *t0,
+                                   int32_t *t1) {
+    *t0 = c * KRN_ATTN_CHUNK > a->first ? c * KRN_ATTN_CHUNK : a->first;
+    *t1 = a->last + 1 < (c + 1) * KRN_ATTN_CHUNK ? a->last + 1 : (c + 1) * KRN_ATTN_CHUNK;
+}
+
+/* out[d] = acc[d] / l (step 4). */
+KRN__T static inline void krn__finish(const float *acc, float l, float *out, int32_t hd) {
+    const __m256 vl = _mm256_set1_ps(l);
+    for (int32_t d = 0; d < hd; d += 8)
+        _mm256_storeu_ps(out + d, _mm256_div_ps(_mm256_loadu_ps(acc + d), vl));
+}
+
 /* The whole head; hd is a->head_dim, a constant where the caller makes it
  * one so that the loops over it unroll. */
 KRN__T static inline __attribute__((always_inline)) void
@@ -288,15 +311,140 @@ krn__attn_head(const krn_cpu_attn *a, int32_t hd) {
     krn__chunk cur = {.acc = run.acc + hd};             /* hd */
     const int32_t c_first = a->first / KRN_ATTN_CHUNK;
     for (int32_t c = c_first; c <= a->last / KRN_ATTN_CHUNK; c++) {
-        const int32_t t0 = c * KRN_ATTN_CHUNK > a->first ? c * KRN_ATTN_CHUNK : a->first;
-        const int32_t t1 = a->last + 1 < (c + 1) * KRN_ATTN_CHUNK ? a->last + 1
-                                                                  : (c + 1) * KRN_ATTN_CHUNK;
+        int32_t t0, t1;
+        krn__chunk_span(a, c, &t0, &t1);
         krn__chunk_run(a, hd, t0, t1, scale, score, c == c_first ? &run : &cur);
         if (c > c_first) krn__merge(&run, &cur, hd);
     }
-    const __m256 l = _mm256_set1_ps(run.l);
-    for (int32_t d = 0; d < hd; d += 8)
-        _mm256_storeu_ps(a->out + d, _mm256_div_ps(_mm256_loadu_ps(run.acc + d), l));
+    krn__finish(run.acc, run.l, a->out, hd);
+}
+
+/* ---- a group of heads sharing one KV head ------------------------------------- */
+
+/* The weighted values of several heads at once: a block of KRN__GW
+ * dimensions of each value row is widened once (vcvtph2ps, the single
+ * head's main cost) and used by up to KRN__GH heads, whose accumulators
+ * stay in registers together (GH·GW/VW of them, plus GW/VW widened values
+ * and the broadcast p's: 24 of 32 zmm, 14 of 16 ymm). Widening to a float
+ * buffer instead costs as much in stores as it saves. */
+enum { KRN__GW = KRN__ZMM ? 64 : 32, KRN__GH = KRN__ZMM ? 4 : 2 };
+
+/* For heads 0..nb-1 (nb <= KRN__GH, a constant after inlining), head h's
+ * p at p[h·KRN_ATTN_CHUNK + j]: acc[h][d0..d0+GW) = 0.0f, then acc + p_j ·
+ * v_j for j = 0..n-1, each dimension's sum in position order as
+ * krn__weighted's; with l, also l[h] = the p_j summed from 0.0f in order. */
+KRN__T static inline __attribute__((always_inline)) void
+krn__weighted_heads(const uint16_t *v, int32_t d0, const int64_t *off, const float *p,
+                    int32_t n, int nb, float *const *acc, float *l) {
+    enum { NV = KRN__GW / KRN__VW };
+    krn__vec r[KRN__GH][NV];
+    float sum[KRN__GH];
+#pragma GCC unroll 4
+    for (int h = 0; h < nb; h++) {
+        sum[h] = 0.0f;
+#pragma GCC unroll 4
+        for (int i = 0; i < NV; i++) r[h][i] = krn__vzero();
+    }
+    for (int32_t j = 0; j < n; j++) {
+        const uint16_t *row = v + off[j] + d0;
+        krn__vec x[NV];
+#pragma GCC unroll 4
+        for (int i = 0; i < NV; i++) x[i] = krn__vhalf(row + i * KRN__VW);
+#pragma GCC unroll 4
+        for (int h = 0; h < nb; h++) {
+            const float ph = p[h * KRN_ATTN_CHUNK + j];
+            const krn__vec pj = krn__vset1(ph);
+            if (l) sum[h] = sum[h] + ph;
+#pragma GCC unroll 4
+            for (int i = 0; i < NV; i++) r[h][i] = krn__vadd(r[h][i], krn__vmul(pj, x[i]));
+        }
+    }
+#pragma GCC unroll 4
+    for (int h = 0; h < nb; h++) {
+#pragma GCC unroll 4
+        for (int i = 0; i < NV; i++) krn__vstore(acc[h] + d0 + i * KRN__VW, r[h][i]);
+        if (l) l[h] = sum[h];
+    }
+}
+
+/* krn__weighted_heads over all hd dimensions (a multiple of KRN__GW, which
+ * the caller checks), l with the first block; nb a constant per case. */
+KRN__T static inline __attribute__((always_inline)) void
+krn__weighted_heads_all(const uint16_t *v, const int64_t *off, const float *p, int32_t n,
+                        int nb, int32_t hd, float *const *acc, float *l) {
+    for (int32_t d = 0; d < hd; d += KRN__GW) {
+        float *ld = d == 0 ? l : NULL;
+        switch (nb) {
+        case 1: krn__weighted_heads(v, d, off, p, n, 1, acc, ld); break;
+        case 2: krn__weighted_heads(v, d, off, p, n, 2, acc, ld); break;
+#if KRN__ZMM
+        case 3: krn__weighted_heads(v, d, off, p, n, 3, acc, ld); break;
+        case 4: krn__weighted_heads(v, d, off, p, n, 4, acc, ld); break;
+#endif
+        default: break;
+        }
+    }
+}
+
+/* nh heads (q and out: head i at i·hd) against one KV head, chunk by
+ * chunk: every head's scores, maximum and p_t as krn__chunk_run makes
+ * them, then the weighted values of up to KRN__GH heads at a time
+ * (krn__weighted_heads), then each head's merge in its own order: every
+ * head's floats exactly as krn__attn_head's alone. */
+KRN__T static inline __attribute__((always_inline)) void
+krn__attn_group(const krn_cpu_attn *a, int32_t nh, int32_t hd) {
+    if (nh == 1 || hd % KRN__GW != 0) { /* nothing to share, or no block fits */
+        krn_cpu_attn one = *a;
+        for (int32_t h = 0; h < nh; h++) {
+            one.q = a->q + (int64_t)h * hd;
+            one.out = a->out + (int64_t)h * hd;
+            krn__attn_head(&one, hd);
+        }
+        return;
+    }
+    const float scale = 1.0f / sqrtf((float)hd);
+    float *score = a->scratch;                       /* nh · KRN_ATTN_CHUNK */
+    float *m = score + (int64_t)nh * KRN_ATTN_CHUNK; /* nh: each head's M */
+    float *l = m + nh;                               /* nh: each head's L */
+    float *mc = l + nh;                              /* nh: the chunk's m */
+    float *lc = mc + nh;                             /* nh: the chunk's l */
+    float *run_acc = lc + nh;                        /* nh · hd: each head's ACC */
+    float *cur_acc = run_acc + (int64_t)nh * hd;     /* nh · hd: the chunk's acc */
+    const int32_t c_first = a->first / KRN_ATTN_CHUNK;
+    for (int32_t c = c_first; c <= a->last / KRN_ATTN_CHUNK; c++) {
+        int32_t t0, t1;
+        int64_t off[KRN_ATTN_CHUNK];
+        krn__chunk_span(a, c, &t0, &t1);
+        const int32_t n = t1 - t0, padded = krn__offsets(a, t0, t1, off);
+        const bool first = c == c_first;
+        for (int32_t h = 0; h < nh; h++) {
+            float *sh = score + (int64_t)h * KRN_ATTN_CHUNK;
+            krn__scores(a->q + (int64_t)h * hd, a->k, off, padded, hd, scale, sh);
+            mc[h] = krn__chunk_max(sh, n, padded);
+            krn__exp_all(sh, padded, mc[h]);
+        }
+        for (int32_t hb = 0; hb < nh; hb += KRN__GH) {
+            const int nb = nh - hb < KRN__GH ? nh - hb : KRN__GH;
+            float *acc[KRN__GH];
+            for (int h = 0; h < nb; h++)
+                acc[h] = (first ? run_acc : cur_acc) + (int64_t)(hb + h) * hd;
+            krn__weighted_heads_all(a->v, off, score + (int64_t)hb * KRN_ATTN_CHUNK, n, nb,
+                                    hd, acc, (first ? l : lc) + hb);
+        }
+        for (int32_t h = 0; h < nh; h++) {
+            if (first) {
+                m[h] = mc[h];
+                continue;
+            }
+            krn__chunk run = {.m = m[h], .l = l[h], .acc = run_acc + (int64_t)h * hd};
+            const krn__chunk cur = {.m = mc[h], .l = lc[h], .acc = cur_acc + (int64_t)h * hd};
+            krn__merge(&run, &cur, hd);
+            m[h] = run.m;
+            l[h] = run.l;
+        }
+    }
+    for (int32_t h = 0; h < nh; h++)
+        krn__finish(run_acc + (int64_t)h * hd, l[h], a->out + (int64_t)h * hd, hd);
 }
 
 /* Copies for the head dims worth a constant, and one for any other
@@ -306,10 +454,24 @@ KRN__T static void krn__attn_head_128(const krn_cpu_attn *a) { krn__attn_head(a,
 KRN__T static void krn__attn_head_any(const krn_cpu_attn *a) {
     krn__attn_head(a, a->head_dim);
 }
+KRN__T static void krn__attn_group_64(const krn_cpu_attn *a, int32_t nh) {
+    krn__attn_group(a, nh, 64);
+}
+KRN__T static void krn__attn_group_128(const krn_cpu_attn *a, int32_t nh) {
+    krn__attn_group(a, nh, 128);
+}
+KRN__T static void krn__attn_group_any(const krn_cpu_attn *a, int32_t nh) {
+    krn__attn_group(a, nh, a->head_dim);
+}
 
-/* The copy for head_dim (a multiple of 32). */
+/* The copies for head_dim (a multiple of 32). */
 static inline krn_cpu_attn_fn krn__attn_head_pick(int32_t head_dim) {
     return head_dim == 64    ? krn__attn_head_64
            : head_dim == 128 ? krn__attn_head_128
                              : krn__attn_head_any;
+}
+static inline krn_cpu_attn_group_fn krn__attn_group_pick(int32_t head_dim) {
+    return head_dim == 64    ? krn__attn_group_64
+           : head_dim == 128 ? krn__attn_group_128
+                             : krn__attn_group_any;
 }

@@ -122,6 +122,17 @@ void krn_cpu_attn_head(const krn_cpu_attn *a);
 typedef void (*krn_cpu_attn_fn)(const krn_cpu_attn *a);
 krn_cpu_attn_fn krn_cpu_attn_head_for(int isa, int32_t head_dim);
 
+/* Grouped-query attention: n_heads >= 1 query heads sharing one KV head,
+ * each exactly krn_cpu_attn_head's computation (the same bits). a->q and
+ * a->out hold the heads one after another (head i at i·head_dim); the
+ * other fields are as for one head, scratch holding
+ * krn_cpu_attn_group_scratch(head_dim, n_heads) floats. The SIMD versions
+ * widen each value row once for several heads (attention_simd.h). */
+int64_t krn_cpu_attn_group_scratch(int32_t head_dim, int32_t n_heads);
+void krn_cpu_attn_group(const krn_cpu_attn *a, int32_t n_heads); /* head by head */
+typedef void (*krn_cpu_attn_group_fn)(const krn_cpu_attn *a, int32_t n_heads);
+krn_cpu_attn_group_fn krn_cpu_attn_group_for(int isa, int32_t head_dim);
+
 /* ==== ffn.c ============================================================== */
 
 /* silu(g) = g / (1.0f + krn_exp(-g)). */

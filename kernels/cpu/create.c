@@ -147,7 +147,8 @@ static void krn_cpu__dims(krn_cpu *c, const krn_model *m) {
     if (c->n_ff > c->max_in) c->max_in = c->n_ff;
     c->wbuf_stride = (c->max_in / KRN_QBLOCK + 15) & ~(int64_t)15;
     c->fbuf_stride = (c->max_in + 15) & ~(int64_t)15;
-    c->ascratch_stride = (krn_cpu_attn_scratch(m->head_dim) + 15) & ~(int64_t)15;
+    c->ascratch_stride = (krn_cpu_attn_group_scratch(m->head_dim, m->n_head / m->n_head_kv) +
+                          15) & ~(int64_t)15;
     /* Checked by krn_model_check; cannot fail here. */
     (void)krn_row_bytes(m->tok_embd.type, m->n_embd, &c->embd_row_bytes);
 }

@@ -18,8 +18,9 @@
  *
  * Each stage is one parallel run of the pool, whose threads claim the
  * stage's items: rows for row-wise stages (a 1-row step runs them on the
- * calling thread), runs of 8-output tiles for matmuls, (row, head) pairs
- * for attention. Every
+ * calling thread), runs of 8-output tiles for matmuls, (row, KV head)
+ * pairs for attention, each running the query heads that share the KV head
+ * together (split further only where that would leave a thread idle). Every
  * row's K/V of a layer is written before any row attends, so rows of one
  * batch see each other (row r reads slots <= pos[r] only). Nothing a thread
  * computes depends on which thread it is or how many there are.
@@ -144,19 +145,34 @@ static void krn_cpu__swiglu_row(const krn_cpu__step *s, int r) {
     krn_cpu__quantize_row(c, g, r, c->n_ff);
 }
 
-/* Attention over (row, head) pairs, claimed one at a time. */
+/* How many parts each KV head's group of query heads is split into: 1
+ * (the group's keys and values widened once) unless rows × KV heads would
+ * leave some of the nt threads without an item; then just enough parts,
+ * at most one head each. A head's bits do not depend on its part. */
+static int32_t krn_cpu__attn_parts(int n_rows, int32_t n_kv, int32_t group, int nt) {
+    int32_t parts = 1;
+    while ((int64_t)n_rows * n_kv * parts < nt && parts < group) parts++;
+    return parts;
+}
+
+/* Attention over (row, KV head, part) items, claimed one at a time: each
+ * runs its part's query heads together (krn_cpu_attn_group). */
 static void krn_cpu__attn_task(void *ctx, int tid, int nt) {
-    (void)nt;
     krn_cpu__step *s = ctx;
     const krn_cpu *c = s->c;
     const krn_model *m = c->base.model;
-    const int32_t hd = m->head_dim, group = m->n_head / m->n_head_kv;
+    const int32_t hd = m->head_dim, n_kv = m->n_head_kv, group = m->n_head / n_kv;
+    const int32_t parts = krn_cpu__attn_parts(s->batch->n_rows, n_kv, group, nt);
+    const int64_t per_row = (int64_t)n_kv * parts;
     const int64_t layer = (int64_t)s->il * c->base.kv_slots * c->kv_dim;
-    const krn_cpu_attn_fn head_fn = krn_cpu_attn_head_for(c->isa, hd);
+    const krn_cpu_attn_group_fn group_fn = krn_cpu_attn_group_for(c->isa, hd);
     int64_t i, end;
-    while (krn_cpu_claim(&s->next, (int64_t)s->batch->n_rows * m->n_head, 1, &i, &end)) {
-        const int r = (int)(i / m->n_head), h = (int)(i % m->n_head);
-        const int64_t kv_off = layer + (int64_t)(h / group) * hd;
+    while (krn_cpu_claim(&s->next, (int64_t)s->batch->n_rows * per_row, 1, &i, &end)) {
+        const int r = (int)(i / per_row);
+        const int32_t g = (int32_t)(i % per_row / parts), p = (int32_t)(i % parts);
+        const int32_t h = g * group + p * group / parts;
+        const int32_t nh = g * group + (p + 1) * group / parts - h;
+        const int64_t kv_off = layer + (int64_t)g * hd;
         krn_cpu_attn a = {
             .q = c->q + r * c->q_dim + (int64_t)h * hd,
             .k = c->k_cache + kv_off,
@@ -171,7 +187,7 @@ static void krn_cpu__attn_task(void *ctx, int tid, int nt) {
             .scratch = c->ascratch + tid * c->ascratch_stride,
             .out = c->att + r * c->q_dim + (int64_t)h * hd,
         };
-        head_fn(&a);
+        group_fn(&a, nh);
     }
 }
 

@@ -3,8 +3,9 @@
  * the bits of the scalar reference (krn_unpack_row + krn_dot_q) on random
  * blocks of every type, at row lengths that cut the chunks unevenly, for
  * 1..64 activation rows at once, and at the integer extremes; attention's
- * SIMD versions (AVX2, AVX-512) give attention.c's bits on random and
- * extreme heads, windows and rings; and a whole forward pass gives the
+ * SIMD versions (AVX2, AVX-512), one head or a group of query heads
+ * sharing a KV head, give attention.c's bits on random and extreme heads,
+ * windows and rings; and a whole forward pass gives the
  * same logits on every instruction set the CPU has.
  */
 #include <stdarg.h>
@@ -351,18 +352,99 @@ static void test_attention_equals_reference(void **state) {
     }
 }
 
+enum { A_MAXGROUP = 7 };
+
+/* A group of nh query heads sharing one KV head through fn against
+ * krn_cpu_attn_head run on each head alone, bit for bit (a NaN only as a
+ * NaN), for every window and kind at head dim hd; nothing written past
+ * the group's nh·hd outputs. */
+static void check_attention_group(krn_cpu_attn_group_fn fn, const char *name, int32_t hd,
+                                  int32_t nh) {
+    const int64_t stride = 2 * hd + 16; /* another KV head's values between */
+    const int64_t n_out = (int64_t)nh * hd;
+    uint16_t *k = xmalloc(sizeof *k * (size_t)(A_SLOTS * stride));
+    uint16_t *v = xmalloc(sizeof *v * (size_t)(A_SLOTS * stride));
+    float *q = xmalloc(sizeof *q * (size_t)n_out);
+    float *want = xmalloc(sizeof *want * (size_t)n_out);
+    float *got = xmalloc(sizeof *got * (size_t)(n_out + 1));
+    float *one = xmalloc(sizeof(float) * (size_t)krn_cpu_attn_scratch(hd));
+    float *scratch = xmalloc(sizeof(float) * (size_t)krn_cpu_attn_group_scratch(hd, nh));
+    for (int64_t i = 0; i < A_SLOTS * stride; i++)
+        v[i] = half_of(rnd(78, (uint64_t)i), 1.0f);
+    for (int ak = 0; ak < AK_COUNT; ak++) {
+        for (int64_t i = 0; i < A_SLOTS * stride; i++) k[i] = key_half(ak, i, stride);
+        for (int c = 0; c < NAWINS; c++) {
+            const awin w = AWINS[c];
+            for (int64_t d = 0; d < n_out; d++) q[d] = query_elem(ak, c, (int32_t)d);
+            krn_cpu_attn a = {.k = k + hd, .v = v + hd, .kv_stride = stride,
+                              .head_dim = hd, .first = w.first, .last = w.last,
+                              .n_slots = w.n_slots, .f16 = krn_cpu_f16_table()};
+            for (int32_t h = 0; h < nh; h++) {
+                a.q = q + (int64_t)h * hd;
+                a.out = want + (int64_t)h * hd;
+                a.scratch = one;
+                krn_cpu_attn_head(&a);
+            }
+            got[n_out] = 12345.0f;
+            a.q = q;
+            a.out = got;
+            a.scratch = scratch;
+            fn(&a, nh);
+            assert_true(got[n_out] == 12345.0f);
+            for (int64_t d = 0; d < n_out; d++) {
+                if (want[d] != want[d] && got[d] != got[d]) continue;
+                if (f32_bits(got[d]) != f32_bits(want[d]))
+                    fail_msg("grouped attention on %s, head_dim %d, %d heads, %s keys, "
+                             "positions %d..%d in %d slots: head %d out[%d] = %a, "
+                             "reference %a", name, (int)hd, (int)nh, AK_NAMES[ak],
+                             (int)w.first, (int)w.last, (int)w.n_slots, (int)(d / hd),
+                             (int)(d % hd), (double)got[d], (double)want[d]);
+            }
+        }
+    }
+    free(k);
+    free(v);
+    free(q);
+    free(want);
+    free(got);
+    free(one);
+    free(scratch);
+}
+
+/* Every isa's grouped attention (the scalar loop, AVX2, AVX-512 where
+ * present) against attention.c head by head: groups of 1 (one head's own
+ * path), 2, 3 (the demo model) and 7 (Qwen2.5-0.5B), at head dims 64 and
+ * 128 (their own copies) and 96 (the generic copy). */
+static void test_attention_group_equals_reference(void **state) {
+    (void)state;
+    static const int32_t HDS[] = {64, 96, 128};
+    static const int32_t GROUPS[] = {1, 2, 3, A_MAXGROUP};
+    for (int isa = KRN_CPU_ISA_SCALAR; isa <= (int)krn_cpu_isa_best(); isa++) {
+        printf("# grouped attention on %s\n", krn_cpu_isa_name((krn_cpu_isa)isa));
+        for (size_t i = 0; i < sizeof HDS / sizeof *HDS; i++)
+            for (size_t g = 0; g < sizeof GROUPS / sizeof *GROUPS; g++)
+                check_attention_group(krn_cpu_attn_group_for(isa, HDS[i]),
+                                      krn_cpu_isa_name((krn_cpu_isa)isa), HDS[i],
+                                      GROUPS[g]);
+    }
+}
+
 /* Which version runs: the reference for the scalar isa and for head dims
  * that are not a multiple of 32; AVX2's own; and on a CPU with AVX-512 a
  * 512-bit one other than AVX2's, which SB_CPU_ISA=avx2 turns off. */
 static void test_attention_choice(void **state) {
     (void)state;
     const krn_cpu_isa best = krn_cpu_isa_best();
-    for (int isa = KRN_CPU_ISA_SCALAR; isa <= (int)best; isa++)
+    for (int isa = KRN_CPU_ISA_SCALAR; isa <= (int)best; isa++) {
         assert_ptr_equal(krn_cpu_attn_head_for(isa, 48), krn_cpu_attn_head);
+        assert_ptr_equal(krn_cpu_attn_group_for(isa, 48), krn_cpu_attn_group);
+    }
+    assert_ptr_equal(krn_cpu_attn_group_for(KRN_CPU_ISA_SCALAR, 64), krn_cpu_attn_group);
     assert_ptr_equal(krn_cpu_attn_head_for(KRN_CPU_ISA_SCALAR, 64), krn_cpu_attn_head);
     if (best < KRN_CPU_ISA_AVX2) return;
     const krn_cpu_attn_fn avx2 = krn_cpu_attn_head_for(KRN_CPU_ISA_AVX2, 64);
     assert_ptr_not_equal(avx2, krn_cpu_attn_head);
+    assert_ptr_not_equal(krn_cpu_attn_group_for(KRN_CPU_ISA_AVX2, 64), krn_cpu_attn_group);
     assert_int_equal(setenv("SB_CPU_ISA", "avx2", 1), 0);
     assert_ptr_equal(krn_cpu_attn_head_for(krn_cpu_isa_pick(), 64), avx2);
     assert_int_equal(unsetenv("SB_CPU_ISA"), 0);
@@ -371,6 +453,8 @@ static void test_attention_choice(void **state) {
     assert_ptr_not_equal(wide, avx2);
     assert_ptr_not_equal(wide, krn_cpu_attn_head);
     assert_ptr_equal(krn_cpu_attn_head_for(krn_cpu_isa_pick(), 64), wide);
+    assert_ptr_not_equal(krn_cpu_attn_group_for(KRN_CPU_ISA_AVX512, 64),
+                         krn_cpu_attn_group_for(KRN_CPU_ISA_AVX2, 64));
 }
 
 /* The SIMD path widens halves with vcvtph2ps: every half (subnormals,
@@ -617,6 +701,7 @@ int main(void) {
         cmocka_unit_test(test_isa_choice),
         cmocka_unit_test(test_fused_equals_reference),
         cmocka_unit_test(test_attention_equals_reference),
+        cmocka_unit_test(test_attention_group_equals_reference),
         cmocka_unit_test(test_attention_choice),
         cmocka_unit_test(test_attention_every_half),
         cmocka_unit_test(test_quantize_act_equals_reference),
