@@ -36,8 +36,8 @@ static void krn_cpu__destroy(krn_backend *b) {
 
 /* The logits buffer (krn_host_alloc) on 2 MB pages where the kernel has
  * them: a 64-row step writes each tile's outputs to 64 rows n_vocab floats
- * apart (607 KB for Qwen2.5's vocabulary), 64 pages at once on 4 KB pages,
- * and the TLB misses made writing the logits ~12% of the step. */
+ * apart (607 KB for Qwen2.5's vocabulary), 64 different 4 KB pages at once,
+ * which 2 MB pages hold in a few TLB entries. */
 enum { KRN_CPU__HUGE = 2 << 20 };
 
 static void *krn_cpu__host_alloc(krn_backend *b, size_t bytes) {

@@ -18,7 +18,7 @@
  *
  * Each stage is one parallel run of the pool, whose threads claim the
  * stage's items: rows for row-wise stages (a 1-row step runs them on the
- * calling thread), runs of 8-output tiles for matmuls, (row, KV head)
+ * calling thread), runs of 8- or 16-output tiles for matmuls, (row, KV head)
  * pairs for attention, each running the query heads that share the KV head
  * together (split further only where that would leave a thread idle). Every
  * row's K/V of a layer is written before any row attends, so rows of one
