@@ -20,24 +20,44 @@ static bool krn__cpu_has_f16c(void) {
 }
 #endif
 
-krn_cpu_isa krn_cpu_isa_best(void) {
 #if KRN_CPU_HAVE_X86
-    /* libgcc's check includes the OS's saving of the YMM registers. F16C
-     * is read from CPUID itself: clang 14 does not know the name "f16c". */
+/* CPUID leaf 7, sub-leaf 1, EAX bit 4: AVX-VNNI (the VEX vpdpbusd). */
+static bool krn__cpu_has_avxvnni(void) {
+    unsigned a, b, c, d;
+    return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 4));
+}
+#endif
+
+bool krn_cpu_isa_has(krn_cpu_isa isa) {
+    if (isa == KRN_CPU_ISA_SCALAR) return true;
+#if KRN_CPU_HAVE_X86
+    /* libgcc's check includes the OS's saving of the YMM and ZMM
+     * registers. F16C and AVX-VNNI are read from CPUID itself: clang 14
+     * knows neither name. */
     __builtin_cpu_init();
     const bool avx2 = __builtin_cpu_supports("avx2") && krn__cpu_has_f16c();
-    if (avx2 && __builtin_cpu_supports("avx512vnni") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
-        return KRN_CPU_ISA_AVX512;
-    if (avx2)
-        return KRN_CPU_ISA_AVX2;
+    switch (isa) {
+    case KRN_CPU_ISA_AVX2: return avx2;
+    case KRN_CPU_ISA_AVXVNNI: return avx2 && krn__cpu_has_avxvnni();
+    case KRN_CPU_ISA_AVX512:
+        return avx2 && __builtin_cpu_supports("avx512vnni") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+    case KRN_CPU_ISA_SCALAR: return true;
+    }
 #endif
+    return false;
+}
+
+krn_cpu_isa krn_cpu_isa_best(void) {
+    for (int i = KRN_CPU_ISA_AVX512; i > KRN_CPU_ISA_SCALAR; i--)
+        if (krn_cpu_isa_has((krn_cpu_isa)i)) return (krn_cpu_isa)i;
     return KRN_CPU_ISA_SCALAR;
 }
 
 const char *krn_cpu_isa_name(krn_cpu_isa isa) {
     switch (isa) {
     case KRN_CPU_ISA_AVX512: return "avx512vnni";
+    case KRN_CPU_ISA_AVXVNNI: return "avxvnni";
     case KRN_CPU_ISA_AVX2: return "avx2";
     case KRN_CPU_ISA_SCALAR: return "scalar";
     }
@@ -49,7 +69,8 @@ krn_cpu_isa krn_cpu_isa_pick(void) {
     const char *want = getenv("SB_CPU_ISA");
     if (!want) return best;
     for (int i = KRN_CPU_ISA_SCALAR; i <= (int)best; i++)
-        if (strcmp(want, krn_cpu_isa_name((krn_cpu_isa)i)) == 0)
+        if (strcmp(want, krn_cpu_isa_name((krn_cpu_isa)i)) == 0 &&
+            krn_cpu_isa_has((krn_cpu_isa)i))
             return (krn_cpu_isa)i;
     return best;
 }
@@ -61,6 +82,7 @@ int krn_cpu_qdot_width(krn_cpu_isa isa) {
 krn_cpu_qdot_fn krn_cpu_qdot(krn_type type, krn_cpu_isa isa) {
     switch (isa) {
     case KRN_CPU_ISA_AVX512: return krn_cpu_qdot_avx512(type);
+    case KRN_CPU_ISA_AVXVNNI: return krn_cpu_qdot_avxvnni(type);
     case KRN_CPU_ISA_AVX2: return krn_cpu_qdot_avx2(type);
     case KRN_CPU_ISA_SCALAR: return NULL;
     }

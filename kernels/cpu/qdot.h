@@ -23,21 +23,27 @@
 #define KRN_CPU_HAVE_X86 0
 #endif
 
-/* Instruction sets, each a superset of the one before. */
+/* Instruction sets, in order of preference. Each includes AVX2 and what
+ * the ones below it need for the other kernels (attention, activations:
+ * AVX2 and F16C); AVX-VNNI and AVX-512 VNNI are separate CPUID bits, so a
+ * CPU may have the higher without the middle one (krn_cpu_isa_has). */
 typedef enum krn_cpu_isa {
-    KRN_CPU_ISA_SCALAR = 0, /* the reference: unpack, then krn_dot_q */
-    KRN_CPU_ISA_AVX2 = 1,   /* qdot_avx2.c (x86-64 with AVX2 and F16C) */
-    KRN_CPU_ISA_AVX512 = 2, /* qdot_avx512.c (and AVX-512 VNNI, VL, BW) */
+    KRN_CPU_ISA_SCALAR = 0,  /* the reference: unpack, then krn_dot_q */
+    KRN_CPU_ISA_AVX2 = 1,    /* qdot_avx2.c (x86-64 with AVX2 and F16C) */
+    KRN_CPU_ISA_AVXVNNI = 2, /* qdot_avxvnni.c (and the VEX vpdpbusd) */
+    KRN_CPU_ISA_AVX512 = 3,  /* qdot_avx512.c (and AVX-512 VNNI, VL, BW) */
 } krn_cpu_isa;
 
+/* Whether this CPU (and OS) runs isa's kernels. */
+bool krn_cpu_isa_has(krn_cpu_isa isa);
 /* The best instruction set this CPU (and OS) runs. */
 krn_cpu_isa krn_cpu_isa_best(void);
-/* The one a backend uses: the best, or lower when the environment
- * variable SB_CPU_ISA names a lower one ("scalar", "avx2"; a debugging and
- * testing override, read at each call; a name above the best or unknown is
- * ignored). */
+/* The one a backend uses: the best, or another this CPU runs when the
+ * environment variable SB_CPU_ISA names a lower one ("scalar", "avx2",
+ * "avxvnni"; a debugging and testing override, read at each call; a name
+ * above the best, one this CPU lacks or an unknown one is ignored). */
 krn_cpu_isa krn_cpu_isa_pick(void);
-/* "scalar", "avx2", "avx512vnni". */
+/* "scalar", "avx2", "avxvnni", "avx512vnni". */
 const char *krn_cpu_isa_name(krn_cpu_isa isa);
 
 /* Weight rows of a kernel's tile: 8 (256-bit float lanes), 16 on AVX-512
@@ -59,8 +65,10 @@ typedef void (*krn_cpu_qdot_fn)(const uint8_t *w, uint64_t row_bytes, int n_out,
  * scalar isa, a float type, or a type without a fused kernel: Q4_1 and
  * Q5_1 run the reference). */
 krn_cpu_qdot_fn krn_cpu_qdot(krn_type type, krn_cpu_isa isa);
-/* qdot_avx2.c's and qdot_avx512.c's tables (NULL off x86-64). */
+/* qdot_avx2.c's, qdot_avxvnni.c's and qdot_avx512.c's tables (NULL off
+ * x86-64). */
 krn_cpu_qdot_fn krn_cpu_qdot_avx2(krn_type type);
+krn_cpu_qdot_fn krn_cpu_qdot_avxvnni(krn_type type);
 krn_cpu_qdot_fn krn_cpu_qdot_avx512(krn_type type);
 
 #endif /* SB_KERNELS_CPU_QDOT_H */

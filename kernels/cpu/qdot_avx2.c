@@ -11,20 +11,8 @@
 
 #define KRN__T __attribute__((target("avx2,f16c")))
 #define KRN__VNNI 0
+#define KRN__MASK 0
 #include "qdot_tile.h"
-
-/* The kernel of type, or NULL. */
-static krn_cpu_qdot_fn krn__tile_for(krn_type type) {
-    switch (type) {
-    case KRN_Q4_0: return krn__tile_q4_0;
-    case KRN_Q5_0: return krn__tile_q5_0;
-    case KRN_Q8_0: return krn__tile_q8_0;
-    case KRN_Q4_K: return krn__tile_q4_k;
-    case KRN_Q5_K: return krn__tile_q5_k;
-    case KRN_Q6_K: return krn__tile_q6_k;
-    default: return NULL;
-    }
-}
 
 krn_cpu_qdot_fn krn_cpu_qdot_avx2(krn_type type) { return krn__tile_for(type); }
 

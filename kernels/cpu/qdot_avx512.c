@@ -15,6 +15,8 @@
 #define KRN__T \
     __attribute__((target("avx2,f16c,avx512f,avx512vl,avx512bw,avx512vnni")))
 #define KRN__VNNI 1
+#define KRN__DPBUSD _mm256_dpbusd_epi32
+#define KRN__MASK 1
 #include "qdot_tile.h"
 
 /* ---- 16-output tiles on 512-bit vectors, for steps of 2+ rows ----------
@@ -30,40 +32,6 @@
  * where wider vectors buy nothing. */
 
 enum { KRN__WW = 16 }; /* outputs of a wide tile: the 512-bit float lanes */
-
-/* tr[k] lane i = the 4 bytes 4k..4k+3 of c[i]: an 8×8 transpose of
- * 32-bit words, so that one vpdpbusd with x's word k broadcast adds
- * those 4 products of all 8 rows at once, and the 8 rows' I come out in
- * their lanes with no horizontal sum. */
-KRN__T static inline void krn__transpose8(const __m256i c[8], __m256i tr[8]) {
-    __m256i t[8], u[8];
-#pragma GCC unroll 4
-    for (int p = 0; p < 4; p++) {
-        t[2 * p] = _mm256_unpacklo_epi32(c[2 * p], c[2 * p + 1]);
-        t[2 * p + 1] = _mm256_unpackhi_epi32(c[2 * p], c[2 * p + 1]);
-    }
-#pragma GCC unroll 2
-    for (int h = 0; h < 2; h++) {
-        u[4 * h + 0] = _mm256_unpacklo_epi64(t[4 * h + 0], t[4 * h + 2]);
-        u[4 * h + 1] = _mm256_unpackhi_epi64(t[4 * h + 0], t[4 * h + 2]);
-        u[4 * h + 2] = _mm256_unpacklo_epi64(t[4 * h + 1], t[4 * h + 3]);
-        u[4 * h + 3] = _mm256_unpackhi_epi64(t[4 * h + 1], t[4 * h + 3]);
-    }
-#pragma GCC unroll 4
-    for (int k = 0; k < 4; k++) {
-        tr[k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x20);
-        tr[4 + k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x31);
-    }
-}
-
-/* Σ over the first 16 codes of x (signed), exact. */
-KRN__T static inline int32_t krn__sum16(const int8_t *q) {
-    const __m128i u = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)q),
-                                    _mm_set1_epi8((char)0x80));
-    const __m128i s = _mm_sad_epu8(u, _mm_setzero_si128());
-    return _mm_cvtsi128_si32(s) + _mm_extract_epi32(s, 2) - 16 * 128;
-}
-
 
 /* Per activation row, the running chunk partials and dots of the tile's
  * 16 outputs. */

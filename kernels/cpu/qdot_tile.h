@@ -1,8 +1,13 @@
 /*
  * qdot_tile.h — private to kernels/cpu/: the fused quantized dot kernels,
- * written once and compiled once per instruction set by qdot_avx2.c and
- * qdot_avx512.c (each defines KRN__T, the target attribute, and KRN__VNNI
- * before including this file; nothing else includes it).
+ * written once and compiled once per instruction set by qdot_avx2.c,
+ * qdot_avxvnni.c and qdot_avx512.c (each defines KRN__T, the target
+ * attribute; KRN__VNNI, 1 where vpdpbusd exists, with KRN__DPBUSD its
+ * 256-bit intrinsic, VEX or EVEX; and KRN__MASK, 1 where AVX-512's byte
+ * masks exist, before including this file; nothing else includes it).
+ * On AVX-512 only the 1-row case runs here (qdot_avx512.c has its own
+ * 16-output tiles for more rows); on AVX-VNNI steps of 2+ rows transpose
+ * a tile's block so that 8 outputs' integers come out in 8 lanes.
  *
  * A kernel computes a tile: up to 8 weight rows (output features) against
  * 1..64 activation rows. Weight block b of the 8 rows is decoded once
@@ -60,7 +65,7 @@ KRN__T static inline __m256i krn__sum8(const __m256i a[8]) {
 /* 8 int32 partial sums of Σ u·s over 32 bytes, u unsigned, s signed. */
 KRN__T static inline __m256i krn__dot_us(__m256i u, __m256i s) {
 #if KRN__VNNI
-    return _mm256_dpbusd_epi32(_mm256_setzero_si256(), u, s);
+    return KRN__DPBUSD(_mm256_setzero_si256(), u, s);
 #else
     return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
 #endif
@@ -79,7 +84,7 @@ KRN__T static inline __m256i krn__nibbles16(const uint8_t *qs) {
 /* c | 0x10 in the bytes i whose bit i of the little-endian u32 at qh is
  * set (Q5_0's fifth bit). */
 KRN__T static inline __m256i krn__or_bits32(__m256i c, const uint8_t *qh) {
-#if KRN__VNNI
+#if KRN__MASK
     const __mmask32 k = (__mmask32)krn__rd32(qh);
     return _mm256_mask_add_epi8(c, k, c, _mm256_set1_epi8(0x10));
 #else
@@ -210,6 +215,51 @@ KRN__T static inline __m256 krn__leg_value(const krn__ltile *t, krn__ltype ty,
 
 typedef void (*krn__leg_dec)(const uint8_t *b, krn__ltile *t, int i);
 
+#if KRN__VNNI
+/* Rows of a step from which the tile's codes are transposed (AVX-VNNI):
+ * 24 shuffles a block (a K-quant super-block: 8 blocks) once, repaid from
+ * 4 rows; at 3 rows the two ways were within 6% of each other (kernel
+ * harness, SB_CPU_ISA=avxvnni, 2026-12-05), at 2 the transpose lost. */
+enum { KRN__TRANSPOSE_ROWS = 4 };
+
+/* tr[k] lane i = the 4 bytes 4k..4k+3 of c[i]: an 8×8 transpose of
+ * 32-bit words, so that one vpdpbusd with x's word k broadcast adds
+ * those 4 products of all 8 rows at once, and the 8 rows' I come out in
+ * their lanes with no horizontal sum. */
+KRN__T static inline void krn__transpose8(const __m256i c[8], __m256i tr[8]) {
+    __m256i t[8], u[8];
+    for (int p = 0; p < 4; p++) {
+        t[2 * p] = _mm256_unpacklo_epi32(c[2 * p], c[2 * p + 1]);
+        t[2 * p + 1] = _mm256_unpackhi_epi32(c[2 * p], c[2 * p + 1]);
+    }
+    for (int h = 0; h < 2; h++) {
+        u[4 * h + 0] = _mm256_unpacklo_epi64(t[4 * h + 0], t[4 * h + 2]);
+        u[4 * h + 1] = _mm256_unpackhi_epi64(t[4 * h + 0], t[4 * h + 2]);
+        u[4 * h + 2] = _mm256_unpacklo_epi64(t[4 * h + 1], t[4 * h + 3]);
+        u[4 * h + 3] = _mm256_unpackhi_epi64(t[4 * h + 1], t[4 * h + 3]);
+    }
+    for (int k = 0; k < 4; k++) {
+        tr[k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x20);
+        tr[4 + k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x31);
+    }
+}
+
+/* krn__leg_value from the transposed codes (unsigned codes only). */
+KRN__T static inline __m256 krn__leg_value_tr(const __m256i tr[8], __m256 d,
+                                              int off, const krn_act_block *xb) {
+    /* two chains of 4, so a row waits for 4 vpdpbusd latencies, not 8 */
+    __m256i v0 = _mm256_setzero_si256(), v1 = _mm256_setzero_si256();
+#pragma GCC unroll 4
+    for (int k = 0; k < 8; k += 2) {
+        int32_t a, b;
+        memcpy(&a, xb->q + 4 * k, sizeof a);
+        memcpy(&b, xb->q + 4 * k + 4, sizeof b);
+        v0 = KRN__DPBUSD(v0, tr[k], _mm256_set1_epi32(a));
+        v1 = KRN__DPBUSD(v1, tr[k + 1], _mm256_set1_epi32(b));
+    }
+    return krn__leg_finish(_mm256_add_epi32(v0, v1), d, off, xb);
+}
+#endif
 
 /* The tile loop of a legacy type. Rows i >= n_out repeat the last row (their
  * lanes are computed and dropped). always_inline so that each type's copy
@@ -246,6 +296,15 @@ krn__leg_tile(krn__leg_dec dec, krn__ltype ty, const uint8_t *w, uint64_t rb,
         }
         for (int i = 0; i < KRN__W; i++) dec(row[i] + at, &t, i);
         t.d = krn__halves8(row, at);
+#if KRN__VNNI
+        if (nr >= KRN__TRANSPOSE_ROWS && !ty.sign) {
+            __m256i tr[KRN__W];
+            krn__transpose8(t.c, tr);
+            for (int r = 0; r < nr; r++)
+                krn__acc_add(&a, r, krn__leg_value_tr(tr, t.d, ty.off, x + r * xs + b), end);
+            continue;
+        }
+#endif
         for (int r = 0; r < nr; r++)
             krn__acc_add(&a, r, krn__leg_value(&t, ty, x + r * xs + b), end);
     }
@@ -370,21 +429,21 @@ typedef struct krn__ktile {
     __m256 d, dmin;   /* lane i: row i's */
 } krn__ktile;
 
-/* The float lanes and B's multiplier pairs from the decoded rows. */
+/* The float lanes and B's multiplier pairs from the decoded rows, every
+ * lane array written before any is read back as a vector. */
 KRN__T static inline void krn__ktile_finish(krn__ktile *t) {
     uint16_t d[KRN__W], dm[KRN__W];
+    int32_t p[4][KRN__W];
     for (int i = 0; i < KRN__W; i++) {
-        d[i] = t->row[i].d;
-        dm[i] = t->row[i].dmin;
+        const krn__ksb *s = &t->row[i];
+        d[i] = s->d;
+        dm[i] = s->dmin;
+        for (int k = 0; k < 4; k++) p[k][i] = s->mn[2 * k] | (s->mn[2 * k + 1] << 16);
     }
     t->d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)d));
     t->dmin = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)dm));
-    for (int k = 0; k < 4; k++) {
-        int32_t p[KRN__W];
-        for (int i = 0; i < KRN__W; i++)
-            p[i] = t->row[i].mn[2 * k] | (t->row[i].mn[2 * k + 1] << 16);
-        t->mn[k] = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    }
+    for (int k = 0; k < 4; k++)
+        t->mn[k] = _mm256_loadu_si256((const __m256i *)(const void *)p[k]);
 }
 
 /* A of the 8 rows against the 8 activation blocks x (lane i: row i):
@@ -485,10 +544,118 @@ krn__k_tile1(krn__k_dec dec, bool min, bool sign, int64_t bytes, const uint8_t *
     for (int i = 0; i < KRN__W; i++) dots[i] = dot[i];
 }
 
+#if KRN__VNNI
+/* Q4_K/Q5_K on VNNI for 2+ rows: each sub-block's codes of the 8 rows are
+ * transposed (krn__transpose8), so the 8 rows' I_j come from 8 vpdpbusd
+ * with x's words broadcast, then A = Σ_j sc_j·I_j lane by lane. */
+typedef struct krn__ktr {
+    __m256i tr[8][8]; /* [j][k]: words k of sub-block j of the 8 rows */
+    __m256i sc[8];    /* [j] lane i: row i's sc_j */
+} krn__ktr;
+
+KRN__T static inline void krn__ktr_make(const krn__ktile *t, krn__ktr *o) {
+    /* every scale lane written before any is read as a vector (a read
+     * over fresh scalar stores waits for them to reach the cache) */
+    int32_t sc[8][KRN__W];
+    for (int i = 0; i < KRN__W; i++)
+        for (int j = 0; j < 8; j++) sc[j][i] = t->row[i].scb[j];
+    for (int j = 0; j < 8; j++) {
+        __m256i c[KRN__W];
+        for (int i = 0; i < KRN__W; i++) c[i] = t->row[i].q[j];
+        krn__transpose8(c, o->tr[j]);
+    }
+    for (int j = 0; j < 8; j++)
+        o->sc[j] = _mm256_loadu_si256((const __m256i *)(const void *)sc[j]);
+}
+
+/* krn__val_k45 from the transposed codes. */
+KRN__T static inline __m256 krn__val_k45_tr(const krn__ktile *t, const krn__ktr *o,
+                                            const krn_act_block *x) {
+    __m256i a = _mm256_setzero_si256();
+    for (int j = 0; j < 8; j++) {
+        __m256i v0 = _mm256_setzero_si256(), v1 = _mm256_setzero_si256();
+#pragma GCC unroll 4
+        for (int k = 0; k < 8; k += 2) {
+            int32_t p, q;
+            memcpy(&p, x[j].q + 4 * k, sizeof p);
+            memcpy(&q, x[j].q + 4 * k + 4, sizeof q);
+            v0 = KRN__DPBUSD(v0, o->tr[j][k], _mm256_set1_epi32(p));
+            v1 = KRN__DPBUSD(v1, o->tr[j][k + 1], _mm256_set1_epi32(q));
+        }
+        a = _mm256_add_epi32(a, _mm256_mullo_epi32(_mm256_add_epi32(v0, v1), o->sc[j]));
+    }
+    __m256 v = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(a));
+    v = _mm256_sub_ps(v, _mm256_mul_ps(t->dmin, _mm256_cvtepi32_ps(krn__k_b(t, x))));
+    return _mm256_mul_ps(_mm256_set1_ps(x[0].d), v);
+}
+#endif
+
+#if KRN__VNNI
+/* Q6_K on VNNI for 2+ rows: the unsigned codes c = w + 32 transposed, so
+ * Σ c·x of each 16-element half of the 8 rows comes from vpdpbusd; then
+ * Σ (c − 32)·x = Σ c·x − 32·Σ x, with Σ x of the first half by vpsadbw
+ * (bytes offset by 128) and of the second as the block's s less that. */
+typedef struct krn__k6tr {
+    __m256i tr[8][8]; /* [j][k]: words k of sub-block j's c of the 8 rows */
+    __m256i lo[8];    /* [j] lane i: row i's scale of elements 0..15 */
+    __m256i hi[8];    /* [j] lane i: ... of elements 16..31 */
+} krn__k6tr;
+
+KRN__T static inline void krn__k6tr_make(const krn__ktile *t, krn__k6tr *o) {
+    int32_t sc[16][KRN__W]; /* [2j + h]: as in krn__ktr_make */
+    for (int i = 0; i < KRN__W; i++)
+        for (int j = 0; j < 16; j++) sc[j][i] = t->row[i].sc6[j];
+    for (int j = 0; j < 8; j++) {
+        __m256i c[KRN__W];
+        for (int i = 0; i < KRN__W; i++)
+            c[i] = _mm256_add_epi8(t->row[i].w[j], _mm256_set1_epi8(32));
+        krn__transpose8(c, o->tr[j]);
+    }
+    for (int j = 0; j < 8; j++) {
+        o->lo[j] = _mm256_loadu_si256((const __m256i *)(const void *)sc[2 * j]);
+        o->hi[j] = _mm256_loadu_si256((const __m256i *)(const void *)sc[2 * j + 1]);
+    }
+}
+
+/* Σ over the first 16 codes of x (signed), exact. */
+KRN__T static inline int32_t krn__sum16(const int8_t *q) {
+    const __m128i u = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)q),
+                                    _mm_set1_epi8((char)0x80));
+    const __m128i s = _mm_sad_epu8(u, _mm_setzero_si128());
+    return _mm_cvtsi128_si32(s) + _mm_extract_epi32(s, 2) - 16 * 128;
+}
+
+/* krn__val_q6_k from the transposed codes. */
+KRN__T static inline __m256 krn__val_q6_k_tr(const krn__ktile *t, const krn__k6tr *o,
+                                             const krn_act_block *x) {
+    __m256i a = _mm256_setzero_si256();
+    for (int j = 0; j < 8; j++) {
+        __m256i v[4];
+        for (int u = 0; u < 4; u++) v[u] = _mm256_setzero_si256();
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; k++) {
+            int32_t w;
+            memcpy(&w, x[j].q + 4 * k, sizeof w);
+            v[(k >> 2) * 2 + (k & 1)] =
+                KRN__DPBUSD(v[(k >> 2) * 2 + (k & 1)], o->tr[j][k], _mm256_set1_epi32(w));
+        }
+        const int32_t s_lo = krn__sum16(x[j].q), s_hi = x[j].sum - s_lo;
+        const __m256i i_lo = _mm256_sub_epi32(_mm256_add_epi32(v[0], v[1]),
+                                              _mm256_set1_epi32(32 * s_lo));
+        const __m256i i_hi = _mm256_sub_epi32(_mm256_add_epi32(v[2], v[3]),
+                                              _mm256_set1_epi32(32 * s_hi));
+        a = _mm256_add_epi32(a, _mm256_add_epi32(_mm256_mullo_epi32(i_lo, o->lo[j]),
+                                                 _mm256_mullo_epi32(i_hi, o->hi[j])));
+    }
+    const __m256 v = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(a));
+    return _mm256_mul_ps(_mm256_set1_ps(x[0].d), v);
+}
+#endif
+
 /* The tile loop of a K-quant: super-block g of the 8 rows is decoded once,
  * then each activation row adds its group values to its chunk partials. */
 KRN__T static inline __attribute__((always_inline)) void
-krn__k_tile(krn__k_dec dec, krn__k_val val, int64_t bytes,
+krn__k_tile(krn__k_dec dec, krn__k_val val, bool transpose, int64_t bytes,
             const uint8_t *w, uint64_t rb, int n_out, const krn_act_block *x,
             int64_t xs, int nr, int64_t nb, float *dots) {
     const int64_t ng = nb / 8, len = krn_chunk_len(ng);
@@ -504,6 +671,24 @@ krn__k_tile(krn__k_dec dec, krn__k_val val, int64_t bytes,
         krn__ktile_finish(&t);
         const bool end = --left == 0 || g + 1 == ng;
         if (left == 0) left = len;
+#if KRN__VNNI
+        if (transpose && nr >= KRN__TRANSPOSE_ROWS) {
+            krn__ktr o;
+            krn__ktr_make(&t, &o);
+            for (int r = 0; r < nr; r++)
+                krn__acc_add(&a, r, krn__val_k45_tr(&t, &o, x + r * xs + g * 8), end);
+            continue;
+        }
+        if (val == krn__val_q6_k && nr >= KRN__TRANSPOSE_ROWS) {
+            krn__k6tr o;
+            krn__k6tr_make(&t, &o);
+            for (int r = 0; r < nr; r++)
+                krn__acc_add(&a, r, krn__val_q6_k_tr(&t, &o, x + r * xs + g * 8), end);
+            continue;
+        }
+#else
+        (void)transpose;
+#endif
         for (int r = 0; r < nr; r++)
             krn__acc_add(&a, r, val(&t, x + r * xs + g * 8), end);
     }
@@ -517,9 +702,23 @@ krn__k_tile(krn__k_dec dec, krn__k_val val, int64_t bytes,
         if (nr == 1)                                                           \
             krn__k_tile1(dec, min, sign, bytes, w, rb, n_out, x, nb, dots);    \
         else                                                                   \
-            krn__k_tile(dec, val, bytes, w, rb, n_out, x, xs, nr, nb, dots);   \
+            krn__k_tile(dec, val, !(sign), bytes, w, rb, n_out, x, xs, nr, nb, \
+                        dots);                                                 \
     }
 
 KRN__K_KERNEL(krn__tile_q4_k, krn__dec_q4_k, krn__val_k45, true, false, 144)
 KRN__K_KERNEL(krn__tile_q5_k, krn__dec_q5_k, krn__val_k45, true, false, 176)
 KRN__K_KERNEL(krn__tile_q6_k, krn__dec_q6_k, krn__val_q6_k, false, true, 210)
+
+/* The kernel of type, or NULL (inline: qdot_avx512.c has its own table). */
+static inline krn_cpu_qdot_fn krn__tile_for(krn_type type) {
+    switch (type) {
+    case KRN_Q4_0: return krn__tile_q4_0;
+    case KRN_Q5_0: return krn__tile_q5_0;
+    case KRN_Q8_0: return krn__tile_q8_0;
+    case KRN_Q4_K: return krn__tile_q4_k;
+    case KRN_Q5_K: return krn__tile_q5_k;
+    case KRN_Q6_K: return krn__tile_q6_k;
+    default: return NULL;
+    }
+}
