@@ -7,8 +7,9 @@
  * epilogue, one rounded add: y = dot + bias[o], or y = y_old + dot.
  *
  * Quantized rows run the fused kernel of the backend's instruction set
- * (qdot.h: AVX2 or AVX-512 on x86-64) when the type has one: it reads the weight
- * row's blocks once for all batch rows and gives the reference's bits.
+ * (qdot.h: AVX2, AVX-VNNI or AVX-512 on x86-64) when the type has one: it
+ * reads the weight row's blocks once for all batch rows and gives the
+ * reference's bits.
  * Otherwise (the scalar fallback, Q4_1, Q5_1) a thread unpacks each weight
  * row of its range once per step into its own buffer and runs every batch
  * row against it while it is hot in cache.
