@@ -69,21 +69,10 @@ KRN__T static inline void krn__transpose16(const __m256i lo[8], const __m256i hi
         tr[k] = _mm512_inserti64x4(_mm512_castsi256_si512(a[k]), b[k], 1);
 }
 
-/* The halves at row[i] + at, i < 16, as floats (exact). Built in
- * registers: 16 scalar stores read back as one vector would wait for the
- * stores to reach the cache (no store forwarding across them). */
+/* The halves at row[i] + at, i < 16, as floats (exact). */
 KRN__T static inline __m512 krn__halves16(const uint8_t *const row[16], int64_t at) {
-    const __m128i lo = _mm_setr_epi16(
-        (short)krn__rd16(row[0] + at), (short)krn__rd16(row[1] + at),
-        (short)krn__rd16(row[2] + at), (short)krn__rd16(row[3] + at),
-        (short)krn__rd16(row[4] + at), (short)krn__rd16(row[5] + at),
-        (short)krn__rd16(row[6] + at), (short)krn__rd16(row[7] + at));
-    const __m128i hi = _mm_setr_epi16(
-        (short)krn__rd16(row[8] + at), (short)krn__rd16(row[9] + at),
-        (short)krn__rd16(row[10] + at), (short)krn__rd16(row[11] + at),
-        (short)krn__rd16(row[12] + at), (short)krn__rd16(row[13] + at),
-        (short)krn__rd16(row[14] + at), (short)krn__rd16(row[15] + at));
-    return _mm512_cvtph_ps(_mm256_set_m128i(hi, lo));
+    return _mm512_cvtph_ps(_mm256_set_m128i(krn__half_bits8(row + KRN__W, at),
+                                            krn__half_bits8(row, at)));
 }
 
 /* Σ_k tr[k] · (x's word k broadcast): the 16 outputs' Σc·x over words

@@ -101,14 +101,20 @@ KRN__T static inline __m256i krn__or_bits32(__m256i c, const uint8_t *qh) {
 #endif
 }
 
-/* The halves at row[i] + at, i < 8, as floats (exact). */
-KRN__T static inline __m256 krn__halves8(const uint8_t *const row[8], int64_t at) {
-    const __m128i h = _mm_setr_epi16(
+/* The halves at row[i] + at, i < 8, as 8 16-bit lanes. Built in
+ * registers: 8 scalar stores read back as one vector would wait for the
+ * stores to reach the cache (no store forwarding across them). */
+KRN__T static inline __m128i krn__half_bits8(const uint8_t *const row[8], int64_t at) {
+    return _mm_setr_epi16(
         (short)krn__rd16(row[0] + at), (short)krn__rd16(row[1] + at),
         (short)krn__rd16(row[2] + at), (short)krn__rd16(row[3] + at),
         (short)krn__rd16(row[4] + at), (short)krn__rd16(row[5] + at),
         (short)krn__rd16(row[6] + at), (short)krn__rd16(row[7] + at));
-    return _mm256_cvtph_ps(h);
+}
+
+/* The halves at row[i] + at, i < 8, as floats (exact). */
+KRN__T static inline __m256 krn__halves8(const uint8_t *const row[8], int64_t at) {
+    return _mm256_cvtph_ps(krn__half_bits8(row, at));
 }
 
 /* Software prefetch of the next tile (the 8 rows after this tile's, one
