@@ -210,6 +210,11 @@ $(BUILD)/membw: bench/programs/membw.c $(BUILD)/libsb.a
 $(BUILD)/pool_rtt: bench/programs/pool_rtt.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
+# One fused quantized dot kernel alone, one thread, in cache
+# (bench/programs/qdot_rate.c): `build/qdot_rate q5_0 64`.
+$(BUILD)/qdot_rate: bench/programs/qdot_rate.c $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
+
 $(BUILD)/engine_steps: bench/programs/engine_steps.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
