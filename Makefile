@@ -287,7 +287,9 @@ bench-tokenize: $(BUILD)/tokenize_speed $(TOKREF)/tiny-vocab.gguf
 # The main job with the demo model (models/sonicboom-demo.gguf, trained by
 # tools/train/), on the CPU: an edit of models/demo/ring.c, its diff, the
 # speed with speculation off and on, and that both outputs are identical;
-# then the same edit through the language server, as an editor asks for it.
+# then the same edit through the language server, as an editor asks for it;
+# last, whether the edit was right (against models/demo/expected.c) and
+# which model made it.
 demo: $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/lsp_demo
 	BUILD=$(BUILD) models/demo/run.sh
 
