@@ -17,6 +17,7 @@
 edit_opts edit_defaults(void) {
     return (edit_opts){
         .drafter = EDIT_DRAFTER_COPY,
+        .prefix_cache = true,
         .sampling = {.temperature = 0.0f, .seed = 0, .top_k = 0}};
 }
 
@@ -185,6 +186,7 @@ static int run__generate(eng_session *s, const edit__job *job,
     p.n_max = edit__max_tokens(o, job);
     p.sampling = o->sampling;
     p.max_draft = o->max_draft;
+    p.reuse_prefix = o->prefix_cache;
     if (o->drafter != EDIT_DRAFTER_NONE) {
         run->inner = &drafter.table;
         p.drafter = &wrapped;

@@ -190,10 +190,13 @@ typedef struct edit_opts {
      * or loaded with --cost-table; NULL: stepcost_table_default. Borrowed
      * for the call. */
     const stepcost_table *costs;
+    /* Keep the K/V of the longest prefix this prompt shares with what the
+     * session holds (eng_gen_params.reuse_prefix): the same bits, sooner. */
+    bool prefix_cache;
 } edit_opts;
 
 /* Copy drafter, max_draft 0, max_tokens 0, greedy, no progress, the
- * drafter's default costs. */
+ * drafter's default costs, the prefix cache on. */
 edit_opts edit_defaults(void);
 
 /* The output cap when none is given: room for the file to double, plus

@@ -166,6 +166,15 @@ void eng_session_destroy(eng_session *s);
 int32_t eng_session_length(const eng_session *s);
 /* Rolls the KV cache back to its first n tokens (n <= length). */
 void eng_session_truncate(eng_session *s, int32_t n);
+/* The exact prefix cache: keeps the longest prefix of the held sequence
+ * that ids[0..n) starts with, at most n - 1 tokens (the prompt's last row is
+ * always computed, for its logits), truncates the session to it and returns
+ * its length; the caller prefills ids[kept..n). With a sliding window the
+ * prefix is kept only while the ring still holds the positions its next
+ * row reads; else 0. The result is the same bits as prefilling from 0:
+ * position p's K/V depends on the tokens at 0..p alone and not on the
+ * steps that computed it (docs/determinism.md, "The prefix cache"). */
+int32_t eng_session_reuse(eng_session *s, const int32_t *ids, int32_t n);
 int32_t eng_session_capacity(const eng_session *s);
 /* The model the session runs (borrowed). */
 const eng_model *eng_session_model(const eng_session *s);
@@ -283,6 +292,10 @@ typedef struct eng_gen_params {
      * call. */
     const eng_drafter *drafter;
     int32_t max_draft;
+    /* Keep the K/V of the longest prefix the prompt shares with what the
+     * session holds (eng_session_reuse) instead of prefilling from 0
+     * (true in eng_gen_defaults). Changes no bit, only the time. */
+    bool reuse_prefix;
 } eng_gen_params;
 
 eng_gen_params eng_gen_defaults(void);
@@ -300,6 +313,10 @@ typedef struct eng_gen_result {
     int32_t n_tokens;
     eng_stop stop;
     double prefill_s;     /* seconds spent in prefill */
+    double first_token_s; /* seconds from the call to the first token
+                             sampled (0 when none was) */
+    int32_t cached_tokens;/* prompt tokens whose K/V the session already
+                             held (reuse_prefix); the rest were prefilled */
     double decode_s;      /* seconds spent generating */
     char sha256[65];      /* of the generated ids as little-endian int32 */
     /* Steps that produced tokens: the prefill's last row, then one per
@@ -319,7 +336,8 @@ typedef struct eng_gen_result {
  * (the token is kept). Never called for a token after a stop. */
 typedef int (*eng_token_fn)(void *ctx, int32_t id);
 
-/* Resets the session, prefills the prompt, then decodes until n_max, EOS
+/* Resets the session (or, with p->reuse_prefix, keeps the prefix it shares
+ * with the prompt), prefills the prompt, then decodes until n_max, EOS
  * (when asked), the stop string, a full context or the callback stops it:
  * one token per step, or with p->drafter set, up to 1 + max_draft per step.
  * Either way the tokens, stop reason and callback calls are the same, and

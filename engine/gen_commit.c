@@ -65,6 +65,7 @@ static bool eng__stop_string(eng__gen *g, int32_t id) {
 
 bool eng__gen_commit(eng__gen *g, int32_t id) {
     eng_gen_result *r = g->r;
+    if (r->n_tokens == 0) r->first_token_s = sb_now() - g->t0;
     r->tokens[r->n_tokens++] = id;
     eng_stop why = ENG_STOP_LENGTH;
     if (g->on_token && g->on_token(g->ctx, id)) why = ENG_STOP_CALLBACK;

@@ -34,6 +34,7 @@ typedef struct eng__gen {
      * the stop string the generated text currently ends with. */
     int32_t *stop_fail;       /* owned; NULL when there is no stop string */
     int32_t stop_state;
+    double t0;                /* sb_now() when eng_generate began */
 } eng__gen;
 
 /* [gen_commit.c] Builds g's stop-string matcher when g->p has a stop

@@ -21,6 +21,7 @@ eng_gen_params eng_gen_defaults(void) {
         .stop_len = 0,
         .drafter = NULL,
         .max_draft = 0,
+        .reuse_prefix = true,
     };
 }
 
@@ -94,10 +95,18 @@ int eng_generate(eng_session *s, const int32_t *prompt, int32_t n_prompt,
         sb_err_set(err, __func__, "out of memory for %d tokens", (int)g.n_max);
         goto fail;
     }
-    eng_session_truncate(s, 0);
     double t0 = sb_now();
+    g.t0 = t0;
+    int32_t kept = 0;
+    if (p->reuse_prefix)
+        kept = eng_session_reuse(s, prompt, n_prompt);
+    else
+        eng_session_truncate(s, 0);
+    r->cached_tokens = kept;
     int chunk = p->prefill_chunk > 0 ? p->prefill_chunk : KRN_MAX_ROWS;
-    if (eng_session_prefill(s, prompt, n_prompt, chunk, logits, err)) goto fail;
+    if (eng_session_prefill(s, prompt + kept, n_prompt - kept, chunk, logits,
+                            err))
+        goto fail;
     double t1 = sb_now();
     r->stop = ENG_STOP_LENGTH;
     if (g.n_max > 0 && (p->drafter ? eng__decode_spec(&g, logits, err)

@@ -6,6 +6,11 @@
  * slots hold this sequence. Rolling back is lowering that count: the slots
  * beyond it are overwritten by the next step and never read before then,
  * because a row at position p attends to slots 0..p only.
+ *
+ * The prefix cache (eng_session_reuse) rests on the same fact: the K/V of
+ * position p is a function of the tokens at 0..p alone, and the same bits
+ * whatever steps computed it (docs/determinism.md), so a new prompt that
+ * starts with tokens already held needs only the rest computed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +30,8 @@ struct eng_session {
      * the ring remembers. */
     int32_t kv_slots, written;
     float *logits;          /* KRN_MAX_ROWS * n_vocab scratch, owned */
+    int32_t *held;          /* capacity ids: held[p] is the token whose K/V
+                               position p holds, for p < length; owned */
 };
 
 static int eng__default_threads(void) {
@@ -69,6 +76,8 @@ eng_session *eng_session_create(const eng_model *m, const eng_options *opt,
     s->logits = krn_host_alloc(s->backend, (size_t)KRN_MAX_ROWS *
                                                (size_t)s->n_vocab * sizeof(float));
     if (!s->logits) goto oom;
+    s->held = malloc((size_t)capacity * sizeof *s->held);
+    if (!s->held) goto oom;
     return s;
 oom:
     sb_err_set(err, __func__, "out of memory for the session's logits "
@@ -84,6 +93,7 @@ void eng_session_destroy(eng_session *s) {
         krn_host_free(s->backend, s->logits);
         krn_destroy(s->backend);
     }
+    free(s->held);
     free(s);
 }
 
@@ -115,14 +125,22 @@ void eng_session_truncate(eng_session *s, int32_t n) {
     if (s->length == 0) s->written = 0;
 }
 
-/* With a sliding window, the first row (at position length) reads
- * positions from length - window + 1 on: the ring must still hold them. */
-static int eng__window_check(const eng_session *s, sb_err *err) {
+/* Whether a step at position `length` can run: with a sliding window its
+ * first row reads positions from length - window + 1 on, and the ring must
+ * still hold them (it holds the last kv_slots positions written). */
+static bool eng__ring_holds(const eng_session *s, int32_t length) {
     const int32_t window = eng_model_desc(s->model)->window;
-    if (window <= 0) return 0;
-    const int32_t need = s->length - window + 1 > 0 ? s->length - window + 1 : 0;
+    if (window <= 0) return true;
+    const int32_t need = length - window + 1 > 0 ? length - window + 1 : 0;
     const int32_t held = s->written - s->kv_slots > 0 ? s->written - s->kv_slots : 0;
-    if (need >= held) return 0;
+    return need >= held;
+}
+
+static int eng__window_check(const eng_session *s, sb_err *err) {
+    if (eng__ring_holds(s, s->length)) return 0;
+    const int32_t window = eng_model_desc(s->model)->window;
+    const int32_t need = s->length - window + 1 > 0 ? s->length - window + 1 : 0;
+    const int32_t held = s->written - s->kv_slots;
     return sb_err_set(err, "eng_session_step", "the sliding-window cache no "
                       "longer holds positions %d..%d (the session was cut "
                       "back to %d after reaching %d); prefill again from 0",
@@ -147,9 +165,22 @@ static int eng__step(eng_session *s, const int32_t *ids, int n_rows,
     krn_batch b = {.n_rows = n_rows, .tokens = ids, .pos = pos, .logits = logits,
                    .logits_from = logits_from};
     if (krn_forward(s->backend, &b, err)) return -1;
+    memcpy(s->held + s->length, ids, (size_t)n_rows * sizeof *ids);
     s->length += n_rows;
     if (s->length > s->written) s->written = s->length;
     return 0;
+}
+
+int32_t eng_session_reuse(eng_session *s, const int32_t *ids, int32_t n) {
+    int32_t keep = 0;
+    const int32_t most = n - 1 < s->length ? n - 1 : s->length;
+    while (keep < most && s->held[keep] == ids[keep]) keep++;
+    /* A ring that no longer holds the window behind `keep` cannot continue
+     * from there; a shorter prefix needs even older positions, so start
+     * again from 0. */
+    if (keep > 0 && !eng__ring_holds(s, keep)) keep = 0;
+    eng_session_truncate(s, keep);
+    return keep;
 }
 
 /* Every row's logits: a verify step samples them all (engine/spec.c). */

@@ -253,6 +253,110 @@ static void test_callback_stops(void **state) {
     eng_model_free(m);
 }
 
+/* ---- the exact prefix cache (eng_session_reuse) -------------------------- */
+
+static const char *PREFIX_A =
+    "static int parse(const char *s) {\n    int n = 0;\n    while (*s) n++;\n"
+    "    return n;\n}\n";
+static const char *PREFIX_TAIL = "/* another ending */ int main(void) { return 1; }";
+
+/* The prompt that shares exactly k tokens with a: a[0..k) then the tail's ids
+ * (whose first id differs from a[k]). Returns its length. */
+static int32_t split_prompt(const int32_t *a, int32_t na, const int32_t *tail,
+                            int32_t nt, int32_t k, int32_t *out) {
+    memcpy(out, a, (size_t)k * sizeof *a);
+    int32_t t = 0;
+    while (t < nt && k < na && tail[t] == a[k]) t++; /* keep the split at k */
+    memcpy(out + k, tail + t, (size_t)(nt - t) * sizeof *tail);
+    return k + nt - t;
+}
+
+/* After a session held prompt a (and a generation after it), a prompt that
+ * shares its first k tokens is prefilled from k only, for every k from 0 to
+ * all of a, and its last row's logits are the bits a cold prefill gives. */
+static void test_prefix_cache_every_split(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q4_K_M);
+    sb_err err = {0};
+    eng_session *warm = eng_session_create(m, &(eng_options){.n_threads = 2}, &err);
+    eng_session *cold = eng_session_create(m, &(eng_options){.n_threads = 1}, &err);
+    assert_non_null(warm);
+    assert_non_null(cold);
+    int32_t a[256], tail[128], b[384];
+    const int32_t na = (int32_t)eng_tokenize(m, PREFIX_A, (int64_t)strlen(PREFIX_A), a, 256);
+    const int32_t nt = (int32_t)eng_tokenize(m, PREFIX_TAIL, (int64_t)strlen(PREFIX_TAIL),
+                                             tail, 128);
+    assert_true(na > 20 && na < 256 && nt > 5);
+    const size_t nv = (size_t)eng_n_vocab(m);
+    float *want = malloc(nv * sizeof(float)), *got = malloc(nv * sizeof(float));
+    assert_non_null(want);
+    for (int32_t k = 0; k <= na; k++) {
+        /* k == na: the same prompt again, all but its last row kept. */
+        const int32_t nb = k == na ? na : split_prompt(a, na, tail, nt, k, b);
+        const int32_t *pb = k == na ? a : b;
+        eng_session_truncate(warm, 0);
+        assert_int_equal(eng_session_prefill(warm, a, na, 7, NULL, &err), 0);
+        const int32_t kept = eng_session_reuse(warm, pb, nb);
+        assert_int_equal(kept, k < nb ? k : nb - 1);
+        assert_int_equal(eng_session_length(warm), kept);
+        assert_int_equal(eng_session_prefill(warm, pb + kept, nb - kept, 64, got, &err), 0);
+        eng_session_truncate(cold, 0);
+        assert_int_equal(eng_session_prefill(cold, pb, nb, 64, want, &err), 0);
+        if (memcmp(want, got, nv * sizeof(float)))
+            fail_msg("split %d: cached logits differ from the cold run", (int)k);
+    }
+    free(want);
+    free(got);
+    eng_session_destroy(warm);
+    eng_session_destroy(cold);
+    eng_model_free(m);
+}
+
+/* Whole generations: with reuse_prefix a prompt sharing k tokens with the
+ * previous generation's prompt reports cached_tokens k and gives the tokens
+ * of a cold generation, speculation on and off, at several splits. */
+static void test_prefix_cache_generate(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
+    sb_err err = {0};
+    eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 2}, &err);
+    assert_non_null(s);
+    int32_t a[256], tail[128], b[384];
+    const int32_t na = (int32_t)eng_tokenize(m, PREFIX_A, (int64_t)strlen(PREFIX_A), a, 256);
+    const int32_t nt = (int32_t)eng_tokenize(m, PREFIX_TAIL, (int64_t)strlen(PREFIX_TAIL),
+                                             tail, 128);
+    drf_copy *c = drf_copy_create(NULL, 0, NULL, &err);
+    assert_non_null(c);
+    eng_drafter d = drf_copy_drafter(c);
+    const int32_t splits[] = {0, 1, 9, na / 2, na - 1};
+    for (size_t i = 0; i < sizeof splits / sizeof *splits; i++) {
+        const int32_t k = splits[i];
+        const int32_t nb = split_prompt(a, na, tail, nt, k, b);
+        for (int spec = 0; spec < 2; spec++) {
+            eng_gen_params p = eng_gen_defaults();
+            p.n_max = 40;
+            p.stop_at_eos = false;
+            p.drafter = spec ? &d : NULL;
+            eng_gen_result first, cached, fresh;
+            assert_int_equal(eng_generate(s, a, na, &p, NULL, NULL, &first, &err), 0);
+            assert_int_equal(eng_generate(s, b, nb, &p, NULL, NULL, &cached, &err), 0);
+            assert_int_equal(cached.cached_tokens, k);
+            assert_true(cached.first_token_s > 0.0);
+            p.reuse_prefix = false;
+            assert_int_equal(eng_generate(s, b, nb, &p, NULL, NULL, &fresh, &err), 0);
+            assert_int_equal(fresh.cached_tokens, 0);
+            assert_int_equal(cached.n_tokens, fresh.n_tokens);
+            assert_string_equal(cached.sha256, fresh.sha256);
+            free(first.tokens);
+            free(cached.tokens);
+            free(fresh.tokens);
+        }
+    }
+    drf_copy_destroy(c);
+    eng_session_destroy(s);
+    eng_model_free(m);
+}
+
 /* A model that declares a 40-position window: its ring of 103 slots wraps
  * during a 300-token generation, and speculation (verify steps of up to 64
  * rows, rolled back) still gives the plain tokens. Cutting the session back
@@ -290,6 +394,26 @@ static void test_sliding_window(void **state) {
     assert_non_null(strstr(err.msg, "sliding-window"));
     eng_session_truncate(s, 0); /* a fresh start is always possible */
     assert_int_equal(eng_session_step(s, ids, 1, eng_session_logits(s), &err), 0);
+    /* The prefix cache keeps a prefix only while the ring holds the window
+     * behind it. After a plain generation of 300 the session holds the
+     * prompt and 299 tokens; the ring, their last 103 positions. */
+    p.drafter = NULL;
+    eng_gen_result again;
+    assert_int_equal(eng_generate(s, ids, n, &p, NULL, NULL, &again, &err), 0);
+    free(again.tokens);
+    int32_t longer[512];
+    memcpy(longer, ids, (size_t)n * sizeof *ids);
+    memcpy(longer + n, plain.tokens, 299 * sizeof *longer);
+    /* All of it again: the window behind its last row is in the ring. */
+    assert_int_equal(eng_session_reuse(s, longer, n + 299), n + 298);
+    /* Sharing only 100 generated tokens: the ring has long overwritten the
+     * window behind position n + 100, so it starts again from 0 ... */
+    longer[n + 100] = (plain.tokens[100] + 1) % eng_n_vocab(m);
+    assert_int_equal(eng_session_reuse(s, longer, n + 101), 0);
+    assert_int_equal(eng_session_length(s), 0);
+    /* ... and a prompt inside the window is kept after a fresh start. */
+    assert_int_equal(eng_session_prefill(s, ids, n, 64, NULL, &err), 0);
+    assert_int_equal(eng_session_reuse(s, ids, n), n - 1);
     drf_copy_destroy(c);
     free(plain.tokens);
     free(spec.tokens);
@@ -306,6 +430,8 @@ int main(void) {
         cmocka_unit_test(test_context_limits),
         cmocka_unit_test(test_callback_stops),
         cmocka_unit_test(test_sliding_window),
+        cmocka_unit_test(test_prefix_cache_every_split),
+        cmocka_unit_test(test_prefix_cache_generate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

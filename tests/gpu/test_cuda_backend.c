@@ -17,7 +17,9 @@
  * window; a clean error for a KV cache the GPU cannot hold.
  * And whole generations through the engine: the GPU gives the CPU's tokens,
  * with speculation off, with random drafts of every length 1..63, and with
- * the copy drafter, greedy and seeded.
+ * the copy drafter, greedy and seeded. The prefix cache: a CUDA session
+ * that keeps k tokens of its previous prompt (every k) gives the logits of a
+ * cold CPU prefill.
  *
  * Built and run only by `make test-gpu`. Without a usable GPU it prints
  * "SKIPPED: no CUDA GPU (<reason>)" and exits 0.
@@ -794,6 +796,52 @@ static void test_generate_cpu_gpu_speculation(void **state) {
     eng_model_free(m);
 }
 
+/* The exact prefix cache on the GPU: after a CUDA session held prompt a, a
+ * prompt sharing its first k tokens (every k) is prefilled from k only, and
+ * its last row's logits are the bits of a cold CPU prefill. */
+static void test_prefix_cache_every_split(void **state) {
+    (void)state;
+    enum { NA = 70, NT = 9 };
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q4_K_M);
+    sb_err err = {0};
+    eng_session *gpu = eng_session_create(m, &(eng_options){.device = ENG_DEVICE_CUDA,
+                                                            .n_ctx = 256}, &err);
+    if (!gpu) fail_msg("eng_session_create: %s", err.msg);
+    eng_session *cpu = eng_session_create(m, &(eng_options){.n_threads = 2,
+                                                            .n_ctx = 256}, &err);
+    assert_non_null(cpu);
+    const int32_t nv = eng_n_vocab(m);
+    int32_t a[NA], b[NA + NT];
+    make_seq(a, NA, nv, 21);
+    float *want = malloc((size_t)nv * sizeof(float)), *got = malloc((size_t)nv * sizeof(float));
+    assert_non_null(want);
+    assert_non_null(got);
+    for (int32_t k = 0; k <= NA; k++) {
+        int32_t nb = NA;
+        memcpy(b, a, sizeof a);
+        if (k < NA) { /* a's first k tokens, then NT others */
+            nb = k + NT;
+            for (int32_t i = 0; i < NT; i++) b[k + i] = (a[k] + 1 + 7 * i) % nv;
+        }
+        eng_session_truncate(gpu, 0);
+        if (eng_session_prefill(gpu, a, NA, 13, NULL, &err)) fail_msg("%s", err.msg);
+        const int32_t kept = eng_session_reuse(gpu, b, nb);
+        assert_int_equal(kept, k < nb ? k : nb - 1);
+        if (eng_session_prefill(gpu, b + kept, nb - kept, 64, got, &err))
+            fail_msg("%s", err.msg);
+        eng_session_truncate(cpu, 0);
+        if (eng_session_prefill(cpu, b, nb, 64, want, &err)) fail_msg("%s", err.msg);
+        if (memcmp(want, got, (size_t)nv * sizeof(float)))
+            fail_msg("split %d: the GPU's cached prefill differs from the CPU's cold one",
+                     (int)k);
+    }
+    free(want);
+    free(got);
+    eng_session_destroy(gpu);
+    eng_session_destroy(cpu);
+    eng_model_free(m);
+}
+
 static int probe_gpu(void) {
     if (!krn_cuda_built()) {
         printf("SKIPPED: no CUDA GPU (this build has no CUDA backend: nvcc "
@@ -844,6 +892,7 @@ int main(void) {
         cmocka_unit_test(test_rows_kernel),
         cmocka_unit_test(test_rows_kernel_window),
         cmocka_unit_test(test_generate_cpu_gpu_speculation),
+        cmocka_unit_test(test_prefix_cache_every_split),
         cmocka_unit_test(test_choices),
         cmocka_unit_test(test_out_of_memory),
     };
