@@ -33,6 +33,17 @@ static const char *cli__edit_help =
     "                         warmup); never changes output\n"
     "      --max-input BYTES  refuse a file larger than this (default\n"
     "                         16777216, 16 MiB)\n"
+    "      --lines A:B        edit lines A..B only (1-based, inclusive); the\n"
+    "                         whole file, that region rewritten, is printed\n"
+    "      --context file|region  prompt v2 shows the file (or a window of its\n"
+    "                         lines, --context-budget) before the region\n"
+    "                         (default file); region: the region alone\n"
+    "      --context-budget N tokens of context at most (default: half the\n"
+    "                         session's context)\n"
+    "      --prompt v1|v2     the edit prompt's wording (default: what the\n"
+    "                         model's file lists, else v2; the demo model: v1)\n"
+    "      --prefix-cache on|off  keep the KV the prompt shares with the last\n"
+    "                         one (default on); never changes output\n"
     "Prints the edited file on stdout and one line on stderr: prompt and\n"
     "output tokens, stop reason, tok/s, steps, tokens per step, drafts and\n"
     "the SHA-256 of the output token ids (little-endian int32; the same with\n"
@@ -46,7 +57,47 @@ typedef struct cli_edit_opts {
     eng_options eng;
     stepcost_table costs;  /* --cost-table's; edit.costs points here */
     int64_t max_input;     /* --max-input: the file's cap, bytes */
+    int64_t line_a, line_b;/* --lines A:B; 0: the whole file */
+    int context;           /* --context: 0 default, 1 file, 2 region */
+    int32_t budget;        /* --context-budget; 0: default */
+    int prompt;            /* --prompt; 0: the model's */
 } cli_edit_opts;
+
+/* --lines, --context, --context-budget, --prompt, --prefix-cache. */
+static int cli__edit_region_opt(int c, cli_edit_opts *o) {
+    long long a = 0, b = 0;
+    long v;
+    bool on;
+    char end;
+    switch (c) {
+    case 'A':
+        if (sscanf(optarg, "%lld:%lld%c", &a, &b, &end) != 2 || a < 1 || b < a)
+            return cli_usage("edit", "--lines '%s': expected A:B with 1 <= A <= B",
+                             optarg);
+        o->line_a = a, o->line_b = b;
+        return CLI_OK;
+    case 'K':
+        if (strcmp(optarg, "file") && strcmp(optarg, "region"))
+            return cli_usage("edit", "--context '%s': expected file or region", optarg);
+        o->context = strcmp(optarg, "file") ? 2 : 1;
+        return CLI_OK;
+    case 'B':
+        if (cli_parse_int(optarg, 1, 1 << 24, &v))
+            return cli_usage("edit", "--context-budget '%s': expected 1..16777216",
+                             optarg);
+        o->budget = (int32_t)v;
+        return CLI_OK;
+    case 'V':
+        if (edit_prompt_version_parse(optarg, &o->prompt))
+            return cli_usage("edit", "--prompt '%s': expected v1 or v2", optarg);
+        return CLI_OK;
+    case 'R':
+        if (cli_opt_on_off("edit", "--prefix-cache", optarg, &on)) return CLI_USAGE;
+        o->edit.prefix_cache = on;
+        return CLI_OK;
+    }
+    return cli_usage("edit", "bad option");
+}
 
 /* Parses --speculation, --device, --cost-table and the numbers; CLI_OK, a
  * usage exit, or a failure for a cost table that cannot be read. */
@@ -86,7 +137,7 @@ static int cli__edit_opt(int c, cli_edit_opts *o) {
             return cli_usage("edit", "--seed '%s': expected an unsigned integer", optarg);
         return CLI_OK;
     }
-    return cli_usage("edit", "bad option");
+    return cli__edit_region_opt(c, o);
 }
 
 /* Fills o from argv; CLI_OK, or an exit code (-1 for --help). */
@@ -98,7 +149,9 @@ static int cli__edit_parse(int argc, char **argv, cli_edit_opts *o) {
         {"max-draft", 1, 0, 'X'}, {"max-tokens", 1, 0, 'n'},
         {"temp", 1, 0, 'T'}, {"seed", 1, 0, 'S'}, {"help", 0, 0, 'h'},
         {"warmup", 1, 0, 'W'}, {"cost-table", 1, 0, 'C'},
-        {"max-input", 1, 0, 'M'}, {0, 0, 0, 0}};
+        {"max-input", 1, 0, 'M'}, {"lines", 1, 0, 'A'}, {"context", 1, 0, 'K'},
+        {"context-budget", 1, 0, 'B'}, {"prompt", 1, 0, 'V'},
+        {"prefix-cache", 1, 0, 'R'}, {0, 0, 0, 0}};
     o->edit = edit_defaults();
     o->max_input = CLI_INPUT_MAX;
     int c, rc;
@@ -173,8 +226,14 @@ static eng_session *cli__edit_session(const cli_edit_opts *o, eng_model *m,
 }
 
 /* Runs the edit and prints what it gave; the exit code. */
+/* The edit's region in the document: bytes [from, to) around rq->file. */
+typedef struct cli_edit_doc {
+    const char *text;
+    int64_t len, from, to;
+} cli_edit_doc;
+
 static int cli__edit_run(const cli_edit_opts *o, eng_model *m,
-                         const edit_request *rq) {
+                         const edit_request *rq, const cli_edit_doc *doc) {
     eng_session *s = cli__edit_session(o, m, rq);
     if (!s) return CLI_FAIL;
     cli_edit_progress prog = {0};
@@ -188,7 +247,9 @@ static int cli__edit_run(const cli_edit_opts *o, eng_model *m,
     int rc = edit_run(s, rq, &eo, &r, &err);
     if (prog.shown) fputs("\r\033[K", stderr);
     if (rc == 0) {
+        fwrite(doc->text, 1, (size_t)doc->from, stdout);
         fwrite(r.text, 1, (size_t)r.text_len, stdout);
+        fwrite(doc->text + doc->to, 1, (size_t)(doc->len - doc->to), stdout);
         rc = fflush(stdout) || ferror(stdout)
                  ? cli_fail("edit", "cannot write the edited file: %m")
                  : CLI_OK;
@@ -202,6 +263,52 @@ static int cli__edit_run(const cli_edit_opts *o, eng_model *m,
     edit_result_free(&r);
     eng_session_destroy(s);
     return rc;
+}
+
+/* Byte offsets of the start of line `line` (1-based) in text; len when
+ * the text has fewer lines (then *past is set). */
+static int64_t cli__line_start(const char *text, int64_t len, int64_t line,
+                               bool *past) {
+    int64_t at = 0;
+    for (int64_t l = 1; l < line; l++) {
+        const char *nl = memchr(text + at, '\n', (size_t)(len - at));
+        if (!nl) {
+            *past = true;
+            return len;
+        }
+        at = nl - text + 1;
+    }
+    if (at == len && line > 1) *past = true;
+    return at;
+}
+
+/* Fills the request's region (--lines), prompt version and context. */
+static int cli__edit_region(const cli_edit_opts *o, const eng_model *m,
+                            edit_request *rq, cli_edit_doc *doc) {
+    if (o->line_a) {
+        bool past = false;
+        doc->from = cli__line_start(doc->text, doc->len, o->line_a, &past);
+        doc->to = cli__line_start(doc->text, doc->len, o->line_b + 1, &(bool){false});
+        if (past)
+            return cli_usage("edit", "--lines %lld:%lld: the file has fewer "
+                             "than %lld lines", (long long)o->line_a,
+                             (long long)o->line_b, (long long)o->line_a);
+    }
+    const int version = o->prompt ? o->prompt : edit_prompt_version_for(m);
+    if (version < 2 && o->context == 1)
+        return cli_usage("edit", "--context file needs prompt v2 (this model "
+                         "is prompted with v1; add --prompt v2)");
+    rq->prompt_version = version;
+    rq->file = doc->text + doc->from;
+    rq->file_len = doc->to - doc->from;
+    if (version < 2 || o->context == 2) return CLI_OK;
+    const int32_t ctx = eng_model_n_ctx(m) < 4096 ? eng_model_n_ctx(m) : 4096;
+    const int32_t budget = o->budget ? o->budget : edit_context_budget_default(ctx);
+    sb_err err = {0};
+    if (edit_request_set_context(rq, m, doc->text, doc->len, doc->from, doc->to,
+                                 budget, &err))
+        return cli_fail("edit", "%s", err.msg);
+    return CLI_OK;
 }
 
 int cli_edit(int argc, char **argv) {
@@ -224,7 +331,9 @@ int cli_edit(int argc, char **argv) {
                        .instruction_len = (int64_t)strlen(o.instruction),
                        .language = o.language,
                        .path = strcmp(o.file, "-") ? o.file : NULL};
-    rc = cli__edit_run(&o, m, &rq);
+    cli_edit_doc doc = {.text = text, .len = len, .from = 0, .to = len};
+    rc = cli__edit_region(&o, m, &rq, &doc);
+    if (rc == CLI_OK) rc = cli__edit_run(&o, m, &rq, &doc);
     eng_model_free(m);
     free(text);
     return rc;

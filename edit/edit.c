@@ -212,7 +212,8 @@ int edit_run(eng_session *s, const edit_request *req, const edit_opts *o,
              edit_result *res, sb_err *err) {
     memset(res, 0, sizeof *res);
     res->status = EDIT_FAILED;
-    res->prompt_version = edit_prompt_version();
+    res->prompt_version = edit_prompt_version_name(req ? req->prompt_version : 0);
+    if (!res->prompt_version) res->prompt_version = edit_prompt_version();
     edit_opts defaults = edit_defaults();
     if (!o) o = &defaults;
     if (!s) return sb_err_set(err, "edit_run", "no session");

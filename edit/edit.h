@@ -40,7 +40,8 @@
 
 /* ==== Requests ============================================================ */
 
-/* One edit: apply `instruction` to the whole of `file`. The one request
+/* One edit: apply `instruction` to the whole of `file` (the region to
+ * rewrite: a whole file, or some lines of a document). The one request
  * struct of edit/: the prompt, edit_run, edit_plan and edit_simulate take
  * it. Strings are borrowed for the call they are passed to. */
 typedef struct edit_request {
@@ -50,7 +51,37 @@ typedef struct edit_request {
     int64_t instruction_len;
     const char *language;     /* fence tag or LSP languageId; may be NULL */
     const char *path;         /* for detection by extension; may be NULL */
+    /* The prompt's wording: 1 or 2 (0: 1), edit_prompt_version_name. */
+    int prompt_version;
+    /* v2 only: the document `file` was cut from, shown read-only before it
+     * (whole lines; edit_request_set_context fills these). NULL: none, the
+     * prompt shows the file alone. */
+    const char *context;
+    int64_t context_len;
+    int64_t context_line;     /* the document's line number (1-based) of
+                                 the context's first line */
+    int64_t region_line;      /* ... and of the file's first line */
+    bool context_whole;       /* the context is the whole document */
 } edit_request;
+
+/* ==== Context (edit/context.c) ============================================ */
+
+/* The default context budget for a session of `capacity` KV slots: half of
+ * it, the rest left to the region, the instruction and the answer. */
+int32_t edit_context_budget_default(int32_t capacity);
+
+/* Points r at the region [from, to) of document[0..doc_len) (r->file) and
+ * fills its context for prompt v2 (r->prompt_version is set to 2): the
+ * whole document when its tokens fit budget_tokens, else a window of whole
+ * lines around the region (docs/architecture.md, "The edit prompt's
+ * context"). Tokens are counted line by line, each line with its newline
+ * encoded alone. `from` must be at a line start and `to` at a line start
+ * or the document's end. The document is borrowed as long as r. -1 with
+ * err for a region that is not whole lines or out of range. */
+int edit_request_set_context(edit_request *r, const eng_model *m,
+                             const char *document, int64_t doc_len,
+                             int64_t from, int64_t to, int32_t budget_tokens,
+                             sb_err *err);
 
 /* ==== Languages (edit/language.c) ========================================= */
 
@@ -95,9 +126,24 @@ int edit_chat_tokens(const eng_model *m, const edit_chat_turn *turns,
                      int n_turns, const char *answer, int64_t answer_len,
                      int32_t **ids, int64_t *n, sb_err *err);
 
-/* The version of the edit prompt's wording (e.g. "sb-edit-prompt-v1"):
- * record it with every logged edit; replay must use the same one. Static. */
+/* The versions of the edit prompt's wording (edit/prompt.c): v1 shows the
+ * file alone (what the demo model was trained on); v2 adds the document as
+ * context and answers with the region only. */
+enum { EDIT_PROMPT_VERSIONS = 2 };
+/* v1's name, "sb-edit-prompt-v1". Static. */
 const char *edit_prompt_version(void);
+/* The name of version 1..EDIT_PROMPT_VERSIONS (0: 1), e.g.
+ * "sb-edit-prompt-v2": record it with every logged edit; replay must use
+ * the same one. Static; NULL for a version out of range. */
+const char *edit_prompt_version_name(int version);
+/* "v1", "v2" or a full name to the version number; -1 when unknown. */
+int edit_prompt_version_parse(const char *s, int *version);
+/* The version to prompt model m with: the highest this build knows of the
+ * versions its file lists (eng_model_prompt_versions); without the key, 2,
+ * except for the demo model trained on v1 before the key existed
+ * (general.name "sonicboom-demo"), which gets 1 (docs/gguf.md). A file
+ * listing only versions this build does not know gets 1. */
+int edit_prompt_version_for(const eng_model *m);
 
 /* Backticks in the fence around a file: one more than its longest run of
  * backticks, at least 3, so the file can never close the fence. */
@@ -228,7 +274,7 @@ typedef struct edit_result {
     int32_t *prompt_ids;     /* the edit prompt's ids */
     int64_t n_prompt;
     char prompt_sha256[65];  /* eng_tokens_sha256 of prompt_ids */
-    const char *prompt_version; /* edit_prompt_version(); static */
+    const char *prompt_version; /* edit_prompt_version_name(); static */
     const char *language;    /* the fence tag used (edit_language); static or
                                 borrowed from the request; may be NULL */
     int64_t fence_len;

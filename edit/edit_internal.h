@@ -22,18 +22,28 @@ typedef struct edit__job {
     int32_t n_file;
     bool file_ids_from_prompt; /* taken from the prompt's ids (the file was
                                   tokenized once), else encoded again */
+    int32_t *context_ids;      /* the same for the request's context (v2;
+                                  NULL without one); owned */
+    int32_t n_context;
 } edit__job;
 
-/* [prompt.c] edit_prompt_tokens, and where the file's own ids lie among the
- * prompt's: ids[*file_first .. *file_first + *file_count) are exactly the
- * ids of the file encoded alone (special matching off), or *file_first is
- * -1 when the prompt's encoding does not split cleanly at the file's first
- * and last byte (eng_tokenize_cuts: a file that starts with a blank line,
- * or lacks a final newline after punctuation, or needs UTF-8 repair or
- * normalisation). file_first and file_count may be NULL. */
+/* Where the file's and the context's own ids lie among the prompt's:
+ * ids[file_first .. file_first + file_count) are exactly the ids of the
+ * file encoded alone (special matching off), or file_first is -1 when the
+ * prompt's encoding does not split cleanly at the file's first and last
+ * byte (eng_tokenize_cuts: a file that starts with a blank line, or lacks
+ * a final newline after punctuation, or needs UTF-8 repair or
+ * normalisation); the same for the context (-1 also when there is none). */
+typedef struct edit__spans {
+    int64_t file_first, file_count;
+    int64_t context_first, context_count;
+} edit__spans;
+
+/* [prompt.c] edit_prompt_tokens, and where the file and the context lie in
+ * the prompt's ids (where may be NULL). */
 int edit__prompt_tokens(const eng_model *m, const edit_request *r,
-                        int32_t **ids, int64_t *n, int64_t *file_first,
-                        int64_t *file_count, sb_err *err);
+                        int32_t **ids, int64_t *n, edit__spans *where,
+                        sb_err *err);
 
 /* Checks the request, resolves the language, tokenizes the prompt and
  * takes the file's ids from it (encoding the file alone only when the

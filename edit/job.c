@@ -18,31 +18,30 @@ static int job__check(const edit_request *req, sb_err *err) {
     return 0;
 }
 
-/* The file's ids, as the drafter copies them: encoded alone, special
- * matching off (as the prompt encodes it). from[0..n) when the prompt's
- * ids hold them; otherwise the file is encoded again. 3 ids per byte at
- * most, plus one. */
-static int job__file_ids(const eng_model *m, edit__job *job,
-                         const int32_t *from, int64_t n, sb_err *err) {
-    uint64_t cap = from ? (uint64_t)n + 1 : 3 * (uint64_t)job->rq.file_len + 1;
+/* The ids of text[0..len), as the drafter copies them: encoded alone,
+ * special matching off (as the prompt encodes it). from[0..n) when the
+ * prompt's ids hold them; otherwise the text is encoded again. 3 ids per
+ * byte at most, plus one. */
+static int job__ids(const eng_model *m, const char *text, int64_t len,
+                    const int32_t *from, int64_t n, int32_t **out,
+                    int32_t *n_out, sb_err *err) {
+    uint64_t cap = from ? (uint64_t)n + 1 : 3 * (uint64_t)len + 1;
     if (cap > INT32_MAX)
         return sb_err_set(err, "edit request", "the file is too long (%lld "
-                          "bytes)", (long long)job->rq.file_len);
-    job->file_ids = malloc((size_t)cap * sizeof *job->file_ids);
-    if (!job->file_ids)
+                          "bytes)", (long long)len);
+    *out = malloc((size_t)cap * sizeof **out);
+    if (!*out)
         return sb_err_set(err, "edit request", "out of memory for the "
                           "file's tokens");
-    job->file_ids_from_prompt = from != NULL;
     if (from) {
-        memcpy(job->file_ids, from, (size_t)n * sizeof *from);
+        memcpy(*out, from, (size_t)n * sizeof *from);
     } else {
-        n = eng_tokenize_ex(m, job->rq.file, job->rq.file_len, job->file_ids,
-                            (int64_t)cap, 0);
+        n = eng_tokenize_ex(m, text, len, *out, (int64_t)cap, 0);
         if (n < 0 || n > (int64_t)cap)
             return sb_err_set(err, "edit request", "could not tokenize the "
                               "file");
     }
-    job->n_file = (int32_t)n;
+    *n_out = (int32_t)n;
     return 0;
 }
 
@@ -54,9 +53,9 @@ int edit__job_make(const eng_model *m, const edit_request *req,
     job->language = edit_language(req->language, req->path);
     job->fence_len = edit_fence_len(req->file, req->file_len);
     job->added_newline = edit_adds_newline(req->file, req->file_len);
-    int64_t n = 0, file_first = -1, file_count = 0;
-    if (edit__prompt_tokens(m, req, &job->prompt_ids, &n, &file_first,
-                            &file_count, err))
+    int64_t n = 0;
+    edit__spans at;
+    if (edit__prompt_tokens(m, req, &job->prompt_ids, &n, &at, err))
         goto fail;
     if (n > INT32_MAX) {
         sb_err_set(err, "edit request", "the prompt is too long (%lld tokens)",
@@ -64,8 +63,17 @@ int edit__job_make(const eng_model *m, const edit_request *req,
         goto fail;
     }
     job->n_prompt = (int32_t)n;
-    const int32_t *from = file_first >= 0 ? job->prompt_ids + file_first : NULL;
-    if (job__file_ids(m, job, from, file_count, err)) goto fail;
+    const int32_t *from = at.file_first >= 0 ? job->prompt_ids + at.file_first : NULL;
+    job->file_ids_from_prompt = from != NULL;
+    if (job__ids(m, req->file, req->file_len, from, at.file_count,
+                 &job->file_ids, &job->n_file, err))
+        goto fail;
+    if (req->context) {
+        from = at.context_first >= 0 ? job->prompt_ids + at.context_first : NULL;
+        if (job__ids(m, req->context, req->context_len, from, at.context_count,
+                     &job->context_ids, &job->n_context, err))
+            goto fail;
+    }
     return 0;
 fail:
     edit__job_free(job);
@@ -75,7 +83,34 @@ fail:
 void edit__job_free(edit__job *job) {
     free(job->prompt_ids);
     free(job->file_ids);
+    free(job->context_ids);
     memset(job, 0, sizeof *job);
+}
+
+/* The copy drafter's source: the file (the region to rewrite) first, as
+ * the answer starts like it, then the context (v2), so that text from
+ * elsewhere in the document can be copied too. */
+static int job__copy_make(const edit__job *job, const drf_copy_opts *o,
+                          edit__drafter *d, sb_err *err) {
+    const int32_t *src = job->file_ids;
+    int32_t *both = NULL;
+    int64_t n = job->n_file;
+    if (job->n_context > 0) {
+        n += job->n_context;
+        both = malloc((size_t)n * sizeof *both);
+        if (!both)
+            return sb_err_set(err, "edit request", "out of memory for the "
+                              "drafter's %lld tokens", (long long)n);
+        memcpy(both, job->file_ids, (size_t)job->n_file * sizeof *both);
+        memcpy(both + job->n_file, job->context_ids,
+               (size_t)job->n_context * sizeof *both);
+        src = both;
+    }
+    d->copy = drf_copy_create(src, (int32_t)n, o, err);
+    free(both);
+    if (!d->copy) return -1;
+    d->table = drf_copy_drafter(d->copy);
+    return 0;
 }
 
 int edit__drafter_make(edit_drafter_kind kind, const edit__job *job,
@@ -96,10 +131,7 @@ int edit__drafter_make(edit_drafter_kind kind, const edit__job *job,
     case EDIT_DRAFTER_COPY:
     case EDIT_DRAFTER_COPY_PLAIN:
         copy_opts.lookup_only = kind == EDIT_DRAFTER_COPY_PLAIN;
-        d->copy = drf_copy_create(job->file_ids, job->n_file, &copy_opts, err);
-        if (!d->copy) return -1;
-        d->table = drf_copy_drafter(d->copy);
-        return 0;
+        return job__copy_make(job, &copy_opts, d, err);
     }
     return sb_err_set(err, "edit request", "unknown drafter kind %d",
                       (int)kind);

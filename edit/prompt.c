@@ -19,6 +19,7 @@
  * are the file's own ids, exactly as encoding the file alone gives them
  * (edit__prompt_tokens; the drafter copies from them).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,30 +27,61 @@
 
 /* ==== the edit prompt's wording ============================================ */
 
-/* Changing any byte here changes the tokens of every edit: bump `version`
- * with it (session logs record it and replay checks it). Placeholders:
+/* Changing any byte here changes the tokens of every edit: a new wording
+ * is a new version (session logs record it and replay checks it; v1 stays
+ * byte for byte so that old logs replay). Placeholders:
  *   {instruction}  the request's instruction, byte for byte
  *   {fence}        edit_fence_len(file) backticks
  *   {lang}         the language tag, or nothing (see prompt__lang_ok)
  *   {file}         the file, byte for byte, plus "\n" unless it is empty or
  *                  already ends in "\n" (so the closing fence starts a line)
+ *   {context}      v2: the document as context (prompt__context below), or
+ *                  nothing when the request has none
+ *   {region}       v2: which lines {file} is: "Lines A-B of the file" with
+ *                  a context, else "The code"
  * The answer opens the assistant turn: the model continues right after the
- * fence line, with the first byte of the edited file. */
+ * fence line, with the first byte of the edited file.
+ *
+ * v2 puts what stays the same across successive edits of one document
+ * first: the system turn, then the document (unmarked: an inline marker
+ * would end the prefix two edits of different regions share, which the
+ * prefix cache keeps), then the region named by its line numbers and shown
+ * again, then the instruction. The reply is the rewritten region only. */
 static const struct prompt__wording {
     const char *version;
     const char *system; /* the system turn */
     const char *user;   /* the user turn */
     const char *answer; /* the start of the assistant turn */
-} prompt__edit = {
-    .version = "sb-edit-prompt-v1",
-    .system = "You are a precise code editor. You are given an instruction and "
-              "the complete text of a file. Apply the instruction to the file "
-              "and reply with the complete edited file in a single fenced code "
-              "block. Change nothing that the instruction does not ask for, and "
-              "write nothing outside the code block.",
-    .user = "{instruction}\n\n{fence}{lang}\n{file}{fence}",
-    .answer = "{fence}{lang}\n",
+} prompt__edit[EDIT_PROMPT_VERSIONS] = {
+    {
+        .version = "sb-edit-prompt-v1",
+        .system = "You are a precise code editor. You are given an instruction and "
+                  "the complete text of a file. Apply the instruction to the file "
+                  "and reply with the complete edited file in a single fenced code "
+                  "block. Change nothing that the instruction does not ask for, and "
+                  "write nothing outside the code block.",
+        .user = "{instruction}\n\n{fence}{lang}\n{file}{fence}",
+        .answer = "{fence}{lang}\n",
+    },
+    {
+        .version = "sb-edit-prompt-v2",
+        .system = "You are a precise code editor. You may be given a file for "
+                  "reference; you are given some of its lines and an instruction. "
+                  "Apply the instruction to those lines and reply with them, "
+                  "complete and edited, in a single fenced code block. The rest "
+                  "of the file is context only: do not repeat it. Change nothing "
+                  "that the instruction does not ask for, and write nothing "
+                  "outside the code block.",
+        .user = "{context}{region}, to edit:\n\n{fence}{lang}\n{file}{fence}\n\n"
+                "Instruction: {instruction}",
+        .answer = "{fence}{lang}\n",
+    },
 };
+
+/* The v2 context block: the whole document, or a window of its lines. */
+static const char prompt__context_whole[] = "The file, for reference:\n\n";
+static const char prompt__context_window[] =
+    "Lines %lld-%lld of the file, for reference:\n\n";
 
 /* ==== a growable byte buffer ================================================ */
 
@@ -167,14 +199,15 @@ static int prompt__text(const prompt__parts *ps, char **text, int64_t *len,
     return 0;
 }
 
-/* Bytes [from, to) of one part, to be found among the prompt's ids: on
- * return ids[first .. first + count) encode exactly those bytes as
- * encoding them alone would, or first is -1 when the prompt's encoding
- * does not split cleanly at both ends (eng_tokenize_cuts). */
+/* Byte ranges [from, to) of one part, to be found among the prompt's ids:
+ * on return ids[first[k] .. first[k] + count[k]) encode exactly range k's
+ * bytes as encoding them alone would, or first[k] is -1 when the prompt's
+ * encoding does not split cleanly at both ends (eng_tokenize_cuts). */
 typedef struct prompt__span {
-    int part;             /* index of the part; -1: nothing to find */
-    int64_t from, to;     /* byte offsets inside that part */
-    int64_t first, count; /* out */
+    int part;                   /* index of the part; -1: nothing to find */
+    int n;                      /* ranges: 1 or 2 */
+    int64_t from[2], to[2];     /* byte offsets inside that part */
+    int64_t first[2], count[2]; /* out */
 } prompt__span;
 
 /* Encodes the run of text parts [from, to) as one string without special
@@ -184,13 +217,14 @@ static int prompt__encode_run(const eng_model *m, const prompt__parts *ps,
                               int from, int to, int32_t *ids, int64_t cap,
                               int64_t *n, prompt__span *span, sb_err *err) {
     prompt__buf b = {0};
-    int64_t cuts[2] = {0, 0}, at[2] = {-1, -1};
+    int64_t cuts[4] = {0}, at[4] = {-1, -1, -1, -1};
     bool find = span && span->part >= from && span->part < to;
     for (int i = from; i < to; i++) {
-        if (find && i == span->part) {
-            cuts[0] = b.n + span->from;
-            cuts[1] = b.n + span->to;
-        }
+        if (find && i == span->part)
+            for (int k = 0; k < span->n; k++) {
+                cuts[2 * k] = b.n + span->from[k];
+                cuts[2 * k + 1] = b.n + span->to[k];
+            }
         prompt__put(&b, ps->v[i].text, ps->v[i].len);
     }
     if (b.oom) {
@@ -198,15 +232,16 @@ static int prompt__encode_run(const eng_model *m, const prompt__parts *ps,
         return sb_err_set(err, __func__, "out of memory");
     }
     int64_t k = eng_tokenize_cuts(m, b.p, b.n, ids + *n, cap - *n, 0, cuts,
-                                  find ? 2 : 0, at);
+                                  find ? 2 * span->n : 0, at);
     free(b.p);
     if (k < 0 || k > cap - *n)
         return sb_err_set(err, __func__, "could not tokenize %lld bytes of the "
                           "prompt", (long long)b.n);
-    if (find && at[0] >= 0 && at[1] >= 0) {
-        span->first = *n + at[0];
-        span->count = at[1] - at[0];
-    }
+    for (int r = 0; find && r < span->n; r++)
+        if (at[2 * r] >= 0 && at[2 * r + 1] >= 0) {
+            span->first[r] = *n + at[2 * r];
+            span->count[r] = at[2 * r + 1] - at[2 * r];
+        }
     *n += k;
     return 0;
 }
@@ -236,7 +271,7 @@ static int prompt__tokens(const eng_model *m, const prompt__parts *ps,
                           prompt__span *span, int32_t **out, int64_t *out_n,
                           sb_err *err) {
     int64_t cap = 0, n = 0;
-    if (span) span->first = -1, span->count = 0;
+    for (int k = 0; span && k < 2; k++) span->first[k] = -1, span->count[k] = 0;
     if (!m) return sb_err_set(err, __func__, "no model");
     if (prompt__id_bound(ps, &cap, err)) return -1;
     int32_t *ids = malloc((size_t)cap * sizeof *ids);
@@ -295,7 +330,33 @@ int edit_chat_tokens(const eng_model *m, const edit_chat_turn *turns,
 
 /* ==== edit.h: the edit prompt =============================================== */
 
-const char *edit_prompt_version(void) { return prompt__edit.version; }
+const char *edit_prompt_version(void) { return prompt__edit[0].version; }
+
+const char *edit_prompt_version_name(int version) {
+    if (version == 0) version = 1;
+    if (version < 1 || version > EDIT_PROMPT_VERSIONS) return NULL;
+    return prompt__edit[version - 1].version;
+}
+
+int edit_prompt_version_for(const eng_model *m) {
+    const uint32_t listed = eng_model_prompt_versions(m);
+    if (!listed) return eng_model_name_is(m, "sonicboom-demo") ? 1 : 2;
+    for (int v = EDIT_PROMPT_VERSIONS; v > 1; v--)
+        if (listed & (1u << v)) return v;
+    return 1;
+}
+
+int edit_prompt_version_parse(const char *s, int *version) {
+    for (int v = 1; s && v <= EDIT_PROMPT_VERSIONS; v++) {
+        char shortname[16];
+        snprintf(shortname, sizeof shortname, "v%d", v);
+        if (!strcmp(s, shortname) || !strcmp(s, prompt__edit[v - 1].version)) {
+            *version = v;
+            return 0;
+        }
+    }
+    return -1;
+}
 
 int64_t edit_fence_len(const char *file, int64_t file_len) {
     int64_t longest = 0, run = 0;
@@ -325,9 +386,65 @@ typedef struct prompt__fill {
     const edit_request *r;
     const char *lang;     /* the fence tag (edit_language), may be NULL */
     int64_t fence;        /* backticks */
+    int64_t fence_context;/* backticks around the context */
     int64_t file_from;    /* out: where {file} put the file's bytes in the */
     int64_t file_to;      /*      buffer (the added "\n" not included), */
-} prompt__fill;           /*      -1 when the template has no {file} */
+                          /*      -1 when the template has no {file} */
+    int64_t context_from; /* out: the same for the context's bytes */
+    int64_t context_to;
+} prompt__fill;
+
+/* Lines in text[0..n): newlines, plus one for a last line without one. */
+static int64_t prompt__lines(const char *text, int64_t n) {
+    int64_t lines = 0;
+    for (int64_t i = 0; i < n; i++) lines += text[i] == '\n';
+    return lines + (n > 0 && text[n - 1] != '\n');
+}
+
+static void prompt__put_fenced(prompt__buf *b, const char *text, int64_t n,
+                               int64_t fence, const char *lang,
+                               int64_t *from, int64_t *to) {
+    for (int64_t i = 0; i < fence; i++) prompt__put(b, "`", 1);
+    if (prompt__lang_ok(lang)) prompt__puts(b, lang);
+    prompt__put(b, "\n", 1);
+    *from = b->n;
+    prompt__put(b, text, n);
+    *to = b->n;
+    if (n > 0 && text[n - 1] != '\n') prompt__put(b, "\n", 1);
+    for (int64_t i = 0; i < fence; i++) prompt__put(b, "`", 1);
+}
+
+/* {context}: the document (or its window) in a fence, then a blank line. */
+static void prompt__context(prompt__buf *b, prompt__fill *f) {
+    const edit_request *r = f->r;
+    if (!r->context) return;
+    char head[96];
+    if (r->context_whole)
+        snprintf(head, sizeof head, "%s", prompt__context_whole);
+    else
+        snprintf(head, sizeof head, prompt__context_window,
+                 (long long)r->context_line,
+                 (long long)(r->context_line +
+                             prompt__lines(r->context, r->context_len) - 1));
+    prompt__puts(b, head);
+    prompt__put_fenced(b, r->context, r->context_len, f->fence_context, f->lang,
+                       &f->context_from, &f->context_to);
+    prompt__put(b, "\n\n", 2);
+}
+
+/* {region}: the region's line numbers in the document, when there is one. */
+static void prompt__region(prompt__buf *b, const prompt__fill *f) {
+    const edit_request *r = f->r;
+    if (!r->context) {
+        prompt__puts(b, "The code");
+        return;
+    }
+    const int64_t lines = prompt__lines(r->file, r->file_len);
+    char s[80];
+    snprintf(s, sizeof s, "Lines %lld-%lld of the file", (long long)r->region_line,
+             (long long)(r->region_line + (lines > 0 ? lines - 1 : 0)));
+    prompt__puts(b, s);
+}
 
 /* Expands one wording template (see prompt__edit) into b. */
 static void prompt__expand(prompt__buf *b, const char *tpl, prompt__fill *f) {
@@ -348,6 +465,12 @@ static void prompt__expand(prompt__buf *b, const char *tpl, prompt__fill *f) {
         } else if (!strncmp(q, "{lang}", 6)) {
             if (prompt__lang_ok(f->lang)) prompt__puts(b, f->lang);
             p = q + 6;
+        } else if (!strncmp(q, "{context}", 9)) {
+            prompt__context(b, f);
+            p = q + 9;
+        } else if (!strncmp(q, "{region}", 8)) {
+            prompt__region(b, f);
+            p = q + 8;
         } else if (!strncmp(q, "{file}", 6)) {
             f->file_from = b->n;
             prompt__put(b, r->file, r->file_len);
@@ -362,35 +485,68 @@ static void prompt__expand(prompt__buf *b, const char *tpl, prompt__fill *f) {
     }
 }
 
+/* The request's prompt version (0: 1) and its context, checked. */
+static int prompt__check(const edit_request *r, int *version, sb_err *err) {
+    if (!r || !r->instruction || r->instruction_len <= 0 || r->file_len < 0 ||
+        (r->file_len > 0 && !r->file))
+        return sb_err_set(err, "edit prompt", "an edit needs a non-empty "
+                          "instruction and a file (instruction_len %lld, "
+                          "file_len %lld)",
+                          r ? (long long)r->instruction_len : -1LL,
+                          r ? (long long)r->file_len : -1LL);
+    *version = r->prompt_version ? r->prompt_version : 1;
+    if (*version < 1 || *version > EDIT_PROMPT_VERSIONS)
+        return sb_err_set(err, "edit prompt", "prompt version %d; expected "
+                          "1..%d", r->prompt_version, EDIT_PROMPT_VERSIONS);
+    if (!r->context) return 0;
+    if (*version < 2)
+        return sb_err_set(err, "edit prompt", "prompt v1 shows no file "
+                          "context: use prompt v2 or leave the context out");
+    if (r->context_len < 0 || r->context_line < 1 || r->region_line < 1)
+        return sb_err_set(err, "edit prompt", "bad context: %lld bytes from "
+                          "line %lld, the region at line %lld",
+                          (long long)r->context_len, (long long)r->context_line,
+                          (long long)r->region_line);
+    return 0;
+}
+
 /* The edit prompt's parts; the expanded user turn and answer are returned
  * in bufs (owned by the caller, who frees them after the parts). span (may
- * be NULL) is pointed at the file's bytes in the user turn. */
+ * be NULL) is pointed at the file's bytes in the user turn, and at the
+ * context's as its second range when there is one. */
 static int prompt__edit_parts(const edit_request *r, prompt__parts *ps,
                               prompt__buf bufs[2], prompt__span *span,
                               sb_err *err) {
-    if (!r || !r->instruction || r->instruction_len <= 0 || r->file_len < 0 ||
-        (r->file_len > 0 && !r->file))
-        return sb_err_set(err, __func__, "an edit needs a non-empty instruction "
-                          "and a file (instruction_len %lld, file_len %lld)",
-                          r ? (long long)r->instruction_len : -1LL,
-                          r ? (long long)r->file_len : -1LL);
+    int version = 1;
+    if (prompt__check(r, &version, err)) return -1;
+    const struct prompt__wording *w = &prompt__edit[version - 1];
     prompt__fill f = {.r = r, .lang = edit_language(r->language, r->path),
                       .fence = edit_fence_len(r->file, r->file_len),
-                      .file_from = -1, .file_to = -1};
-    prompt__expand(&bufs[0], prompt__edit.user, &f);
-    prompt__expand(&bufs[1], prompt__edit.answer, &f);
+                      .fence_context = r->context ? edit_fence_len(r->context,
+                                                                   r->context_len)
+                                                  : 0,
+                      .file_from = -1, .file_to = -1,
+                      .context_from = -1, .context_to = -1};
+    prompt__expand(&bufs[0], w->user, &f);
+    prompt__expand(&bufs[1], w->answer, &f);
     if (bufs[0].oom || bufs[1].oom)
         return sb_err_set(err, __func__, "out of memory for the edit prompt");
     edit_chat_turn turns[2] = {
-        {"system", prompt__edit.system, (int64_t)strlen(prompt__edit.system)},
+        {"system", w->system, (int64_t)strlen(w->system)},
         {"user", bufs[0].p, bufs[0].n},
     };
     int content_part[2];
     if (prompt__chat(ps, turns, 2, bufs[1].p, bufs[1].n, content_part, err))
         return -1;
-    if (span)
-        *span = (prompt__span){.part = content_part[1], .from = f.file_from,
-                               .to = f.file_to};
+    if (span) {
+        *span = (prompt__span){.part = content_part[1], .n = 1,
+                               .from = {f.file_from}, .to = {f.file_to}};
+        if (f.context_from >= 0) {
+            span->n = 2;
+            span->from[1] = f.context_from;
+            span->to[1] = f.context_to;
+        }
+    }
     return 0;
 }
 
@@ -407,8 +563,8 @@ int edit_prompt_text(const edit_request *r, char **text, int64_t *len,
 }
 
 int edit__prompt_tokens(const eng_model *m, const edit_request *r,
-                        int32_t **ids, int64_t *n, int64_t *file_first,
-                        int64_t *file_count, sb_err *err) {
+                        int32_t **ids, int64_t *n, edit__spans *where,
+                        sb_err *err) {
     prompt__parts ps = {0};
     prompt__buf bufs[2] = {{0}, {0}};
     prompt__span span = {.part = -1};
@@ -417,12 +573,16 @@ int edit__prompt_tokens(const eng_model *m, const edit_request *r,
     free(ps.v);
     free(bufs[0].p);
     free(bufs[1].p);
-    if (file_first) *file_first = rc ? -1 : span.first;
-    if (file_count) *file_count = rc ? 0 : span.count;
+    if (where) {
+        where->file_first = rc ? -1 : span.first[0];
+        where->file_count = rc ? 0 : span.count[0];
+        where->context_first = rc || span.n < 2 ? -1 : span.first[1];
+        where->context_count = rc || span.n < 2 ? 0 : span.count[1];
+    }
     return rc;
 }
 
 int edit_prompt_tokens(const eng_model *m, const edit_request *r,
                        int32_t **ids, int64_t *n, sb_err *err) {
-    return edit__prompt_tokens(m, r, ids, n, NULL, NULL, err);
+    return edit__prompt_tokens(m, r, ids, n, NULL, err);
 }

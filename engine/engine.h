@@ -58,6 +58,12 @@ int32_t eng_model_eos(const eng_model *m);
 /* SHA-256 of the whole file as loaded (the bytes the weights are), 64 hex
  * digits; computed on first call. */
 const char *eng_model_sha256(eng_model *m);
+/* The edit prompt versions (edit/edit.h) the file says the model was
+ * trained for, key "sonicboom.edit_prompt_versions" (docs/gguf.md): bit v
+ * set for version v; 0 when the file has no such key. */
+uint32_t eng_model_prompt_versions(const eng_model *m);
+/* Whether the file's general.name is exactly `name`. */
+bool eng_model_name_is(const eng_model *m, const char *name);
 /* Prints architecture, shapes, per-type tensor counts and bytes (sb info). */
 void eng_model_describe(const eng_model *m, FILE *out);
 

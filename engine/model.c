@@ -97,6 +97,33 @@ static int eng__load_window(const gguf_file *f, uint32_t n_ctx, int32_t *window,
     return 0;
 }
 
+/* The optional "sonicboom.edit_prompt_versions": an array of uint32 (or
+ * int32, as Python's gguf writer stores integers), each an edit prompt
+ * version 1..31 the model was trained for (edit/edit.h). */
+static int eng__load_prompt_versions(eng_model *m, sb_err *err) {
+    static const char key[] = "sonicboom.edit_prompt_versions";
+    const int64_t kv = gguf_find_key(m->file, key);
+    if (kv < 0) return 0;
+    gguf_vtype type;
+    uint64_t n = 0;
+    if (gguf_get_arr(m->file, key, &type, &n, err)) return -1;
+    if ((type != GGUF_U32 && type != GGUF_I32) || n < 1 || n > 31)
+        return sb_err_set(err, "eng_model_load", "'%s' must be an array of "
+                          "1..31 integers (got type %s, %llu entries)", key,
+                          gguf_vtype_name(type), (unsigned long long)n);
+    const unsigned char *p = gguf_arr_data(m->file, kv);
+    for (uint64_t i = 0; i < n; i++, p += 4) {
+        const uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+                           (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        if (v < 1 || v > 31)
+            return sb_err_set(err, "eng_model_load", "'%s'[%llu] is %u; "
+                              "expected a prompt version 1..31", key,
+                              (unsigned long long)i, (unsigned)v);
+        m->prompt_versions |= 1u << v;
+    }
+    return 0;
+}
+
 static int eng__load_hparams(eng_model *m, sb_err *err) {
     const gguf_file *f = m->file;
     krn_model *d = &m->desc;
@@ -295,7 +322,7 @@ eng_model *eng_model_load(const char *path, sb_err *err) {
     if (!m->file || eng__check_arch(m->file, err) ||
         eng__load_hparams(m, err) || eng__load_tensors(m, err) ||
         eng__vocab_load(&m->vocab, m->file, m->desc.n_vocab, err) ||
-        eng__load_eos(m, err))
+        eng__load_eos(m, err) || eng__load_prompt_versions(m, err))
         goto fail;
     return m;
 fail:
@@ -351,6 +378,19 @@ static void eng__describe_types(const eng_model *m, FILE *out) {
                     (long long)count[ty], (unsigned long long)bytes[ty]);
     fprintf(out, "  %-8s %8lld %16llu\n", "total", (long long)n,
             (unsigned long long)total);
+}
+
+uint32_t eng_model_prompt_versions(const eng_model *m) {
+    return m->prompt_versions;
+}
+
+bool eng_model_name_is(const eng_model *m, const char *name) {
+    gguf_str got = {"", 0};
+    sb_err ignored = {0};
+    if (gguf_find_key(m->file, "general.name") < 0 ||
+        gguf_get_str(m->file, "general.name", &got, &ignored))
+        return false;
+    return (uint64_t)strlen(name) == got.len && !memcmp(got.ptr, name, got.len);
 }
 
 void eng_model_describe(const eng_model *m, FILE *out) {

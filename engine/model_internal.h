@@ -44,6 +44,8 @@ struct eng_model {
     int32_t n_ctx;           /* qwen2.context_length */
     int32_t eos;             /* end-of-generation token, or -1 */
     bool tied;               /* no output.weight: desc.output == tok_embd */
+    uint32_t prompt_versions;/* sonicboom.edit_prompt_versions as bits; 0:
+                                the key is absent */
     eng_vocab vocab;
     bool sha_done;           /* sha256 below is filled */
     char sha256[65];         /* of the whole file, lowercase hex */

@@ -281,6 +281,9 @@ static void mk__write_hparams(gguf_writer *w, const mk_job *j) {
     mk__f32(w, j, "qwen2.attention.layer_norm_rms_epsilon", s->rms_eps);
     if (s->window > 0)
         mk__u32(w, j, "qwen2.attention.sliding_window", (uint32_t)s->window);
+    if (j->n_prompt_versions > 0)
+        gguf_writer_set_arr_i32(w, "sonicboom.edit_prompt_versions",
+                                j->prompt_versions, (uint64_t)j->n_prompt_versions);
 }
 
 static void mk__write_tokenizer(gguf_writer *w, const mk_job *j) {

@@ -131,6 +131,8 @@ typedef struct mk_job {
     const char *omit_key; /* a metadata key to leave out (tests), or NULL */
     const char *bool_key; /* a bool metadata key to add, set true (tests:
                              llama.cpp's files carry some), or NULL */
+    const int32_t *prompt_versions; /* sonicboom.edit_prompt_versions, */
+    int n_prompt_versions;          /* written when n > 0 (borrowed) */
 } mk_job;
 
 /* Builds the job for o (plan and vocabulary; reads o->vocab_json). On

@@ -115,6 +115,38 @@ static void spit(const char *name, const char *text) {
 /* The JSON report has the documented keys; its speedup is the one its
  * rows histogram gives under the table passed; --drafter none is one token
  * per step; a bad table is refused naming the line. */
+/* --lines, --context, --prompt and --prefix-cache: v2 with the file as
+ * context holds more prompt tokens than the region alone; the output hash
+ * is the same with the prefix cache on and off; bad combinations are
+ * usage errors naming the option. */
+static void test_cli_edit_region(void **state) {
+    (void)state;
+    const char *model = test_tiny_model_path(MK_RECIPE_F32);
+    const char *file = test_sb_path(0, "add.c");
+    test_write_file(file, FILE_C, strlen(FILE_C));
+    char with[32], without[32], sha_on[80], sha_off[80];
+    const char *base = "edit -m '%s' --file '%s' --instruction 'rename add' "
+                       "--max-tokens 20 --threads 2 --lines 2:2 --prompt v2 %s";
+    assert_int_equal(test_sb(base, model, file, "--context file"), 1);
+    summary_value("prompt_tokens=", with, sizeof with);
+    summary_value("sha256=", sha_on, sizeof sha_on);
+    assert_int_equal(test_sb(base, model, file, "--context file --prefix-cache off"), 1);
+    summary_value("sha256=", sha_off, sizeof sha_off);
+    assert_string_equal(sha_on, sha_off);
+    assert_int_equal(test_sb(base, model, file, "--context region"), 1);
+    summary_value("prompt_tokens=", without, sizeof without);
+    assert_true(atoi(with) > atoi(without) + 20);
+    assert_int_equal(test_sb(base, model, file, "--lines 9:9"), 2);
+    char *err = test_sb_read("err", NULL);
+    assert_non_null(strstr(err, "the file has fewer than 9 lines"));
+    free(err);
+    assert_int_equal(test_sb(base, model, file, "--prompt v1 --context file"), 2);
+    err = test_sb_read("err", NULL);
+    assert_non_null(strstr(err, "--context file needs prompt v2"));
+    free(err);
+    assert_int_equal(test_sb(base, model, file, "--lines 3:1"), 2);
+}
+
 static void test_cli_draftsim(void **state) {
     (void)state;
     char json_path[512];
@@ -252,6 +284,7 @@ static void test_cli_draftsim_tasks(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_edit),
+        cmocka_unit_test(test_cli_edit_region),
         cmocka_unit_test(test_cli_draftsim),
         cmocka_unit_test(test_cli_draftsim_tasks),
     };

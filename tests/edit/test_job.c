@@ -153,10 +153,39 @@ static void test_fallbacks(void **state) {
     }
 }
 
+/* Prompt v2 with the document as context: the region's and the context's
+ * ids both come from the prompt's (tokenized once), each exactly its text
+ * encoded alone; they are the copy drafter's source, region first. */
+static void test_context_ids(void **state) {
+    const eng_model *m = *state;
+    const char *doc = "int add(int a, int b);\n\nint main(void) {\n"
+                      "    return add(1, 2);\n}\n";
+    const char *region = strstr(doc, "int main");
+    edit_request rq = {.instruction = "Add a third argument.", .instruction_len = 21,
+                       .path = "x.c"};
+    sb_err err = {0};
+    if (edit_request_set_context(&rq, m, doc, (int64_t)strlen(doc), region - doc,
+                                 (int64_t)strlen(doc), 4096, &err))
+        fail_msg("%s", err.msg);
+    assert_true(rq.context_whole);
+    edit__job job;
+    if (edit__job_make(m, &rq, &job, &err)) fail_msg("%s", err.msg);
+    assert_true(job.file_ids_from_prompt);
+    int32_t alone[256];
+    int64_t n = eng_tokenize_ex(m, doc, (int64_t)strlen(doc), alone, 256, 0);
+    assert_int_equal(job.n_context, n);
+    assert_memory_equal(job.context_ids, alone, (size_t)n * sizeof *alone);
+    n = eng_tokenize_ex(m, region, (int64_t)strlen(region), alone, 256, 0);
+    assert_int_equal(job.n_file, n);
+    assert_memory_equal(job.file_ids, alone, (size_t)n * sizeof *alone);
+    edit__job_free(&job);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_task_files_once),
         cmocka_unit_test(test_fallbacks),
+        cmocka_unit_test(test_context_ids),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

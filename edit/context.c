@@ -1,0 +1,138 @@
+/*
+ * context.c — which lines of a document an edit prompt shows as context
+ * (prompt v2), within a budget of tokens.
+ *
+ * The rule (docs/architecture.md, "The edit prompt's context"): the whole
+ * document when it fits; else a window of whole lines that holds the region,
+ * whose first line is on a grid of CONTEXT_GRID lines, so that edits of
+ * nearby regions show the same window and share the prompt's prefix (the
+ * prefix cache keeps it). The window starts at the grid line at or after
+ * the point half the budget above the region, and runs down as far as the
+ * budget allows.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "edit_internal.h"
+
+enum { CONTEXT_GRID = 32 };
+
+int32_t edit_context_budget_default(int32_t capacity) {
+    return capacity > 1 ? capacity / 2 : 1;
+}
+
+/* Line starts of text[0..n): starts[0] = 0, ..., starts[lines] = n. */
+static int64_t *context__line_starts(const char *text, int64_t n,
+                                     int64_t *lines) {
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) k += text[i] == '\n';
+    if (n > 0 && text[n - 1] != '\n') k++;
+    int64_t *starts = malloc((size_t)(k + 1) * sizeof *starts);
+    if (!starts) return NULL;
+    int64_t j = 0;
+    starts[j++] = 0;
+    for (int64_t i = 0; i < n && j < k + 1; i++)
+        if (text[i] == '\n') starts[j++] = i + 1;
+    starts[k] = n;
+    *lines = k;
+    return starts;
+}
+
+/* Tokens of each line encoded alone (special matching off). */
+static int context__line_tokens(const eng_model *m, const char *text,
+                                const int64_t *starts, int64_t lines,
+                                int64_t *tokens) {
+    int64_t longest = 0;
+    for (int64_t i = 0; i < lines; i++)
+        if (starts[i + 1] - starts[i] > longest) longest = starts[i + 1] - starts[i];
+    int32_t *ids = malloc((size_t)(3 * longest + 1) * sizeof *ids);
+    if (!ids) return -1;
+    for (int64_t i = 0; i < lines; i++) {
+        const int64_t len = starts[i + 1] - starts[i];
+        tokens[i] = len ? eng_tokenize_ex(m, text + starts[i], len, ids,
+                                          3 * longest + 1, 0)
+                        : 0;
+        if (tokens[i] < 0) {
+            free(ids);
+            return -1;
+        }
+    }
+    free(ids);
+    return 0;
+}
+
+/* Finds the line index of byte offset `at`, which must be a line start (or
+ * the end); -1 otherwise. */
+static int64_t context__line_of(const int64_t *starts, int64_t lines, int64_t at) {
+    int64_t lo = 0, hi = lines;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (starts[mid] < at) lo = mid + 1;
+        else hi = mid;
+    }
+    return starts[lo] == at ? lo : -1;
+}
+
+/* The window [*first, *last) of lines for the region [a, b), by the rule
+ * above. tokens[i] is line i's count. */
+static void context__window(const int64_t *tokens, int64_t lines, int64_t a,
+                            int64_t b, int64_t budget, int64_t *first,
+                            int64_t *last) {
+    int64_t s = a, above = 0;
+    while (s > 0 && above + tokens[s - 1] <= budget / 2) above += tokens[--s];
+    int64_t grid = (s + CONTEXT_GRID - 1) / CONTEXT_GRID * CONTEXT_GRID;
+    s = grid <= a ? grid : a;
+    int64_t e = s, used = 0;
+    while (e < lines && used + tokens[e] <= budget) used += tokens[e++];
+    if (e < b) { /* the region itself does not fit below s: start at it */
+        s = a;
+        for (e = a, used = 0; e < b || (e < lines && used + tokens[e] <= budget); e++)
+            used += tokens[e];
+    }
+    *first = s;
+    *last = e;
+}
+
+int edit_request_set_context(edit_request *r, const eng_model *m,
+                             const char *document, int64_t doc_len,
+                             int64_t from, int64_t to, int32_t budget_tokens,
+                             sb_err *err) {
+    if (!document || doc_len < 0 || from < 0 || to < from || to > doc_len)
+        return sb_err_set(err, "edit context", "region %lld..%lld is outside "
+                          "the document (%lld bytes)", (long long)from,
+                          (long long)to, (long long)doc_len);
+    int64_t lines = 0;
+    int64_t *starts = context__line_starts(document, doc_len, &lines);
+    int64_t *tokens = starts ? malloc((size_t)(lines + 1) * sizeof *tokens) : NULL;
+    int rc = -1;
+    if (!tokens || context__line_tokens(m, document, starts, lines, tokens)) {
+        sb_err_set(err, "edit context", "out of memory for the document's "
+                   "%lld lines", (long long)lines);
+        goto done;
+    }
+    const int64_t a = context__line_of(starts, lines, from);
+    const int64_t b = context__line_of(starts, lines, to);
+    if (a < 0 || b < 0) {
+        sb_err_set(err, "edit context", "the region %lld..%lld does not start "
+                   "and end at line starts", (long long)from, (long long)to);
+        goto done;
+    }
+    int64_t total = 0;
+    for (int64_t i = 0; i < lines; i++) total += tokens[i];
+    int64_t first = 0, last = lines;
+    if (total > budget_tokens)
+        context__window(tokens, lines, a, b, budget_tokens, &first, &last);
+    r->file = document + from;
+    r->file_len = to - from;
+    r->prompt_version = 2;
+    r->context = document + starts[first];
+    r->context_len = starts[last] - starts[first];
+    r->context_line = first + 1;
+    r->region_line = a + 1;
+    r->context_whole = first == 0 && last == lines;
+    rc = 0;
+done:
+    free(starts);
+    free(tokens);
+    return rc;
+}
