@@ -16,6 +16,14 @@
 #       (e.g. rename=50) changes the mix of edit kinds ->
 #       teacher-forced held-out exact match of the starting model and of
 #       the trained one -> F32 GGUF -> sb quantize q8_0 -> reference logits.
+#       NON_ASCII (a share, e.g. 0.2) puts comment lines of non-ASCII
+#       text into that share of the train tasks; the held-out tasks get a
+#       second set (the same seed, non-ASCII in every file, EXTRA_HELDOUT
+#       tasks) scored as eval_extra. PACK=1 trains with packed rows
+#       (train.py --pack, the default; COMPILE=1 adds torch.compile),
+#       falling back to the bucketed loop for the time left if it fails;
+#       BENCH_SECONDS (default 30; 0: none) first runs the bucketed loop
+#       that long on 4,000 tasks, the same run's throughput baseline.
 # refs: only the reference logits, for the model at $MODEL (default
 #       models/sonicboom-demo.gguf).
 # Writes under $OUT (7 files at most, each under 16 MiB, so all come back):
@@ -35,6 +43,11 @@ EDIT_WEIGHT=${EDIT_WEIGHT:-10}
 MISTAKE_WEIGHT=${MISTAKE_WEIGHT:-0}
 KIND_WEIGHTS=${KIND_WEIGHTS:-}
 LR=${LR:-1.5e-3}
+NON_ASCII=${NON_ASCII:-0}
+EXTRA_HELDOUT=${EXTRA_HELDOUT:-150}
+PACK=${PACK:-1}
+COMPILE=${COMPILE:-0}
+BENCH_SECONDS=${BENCH_SECONDS:-30}
 JOBS=${JOBS:-$(nproc)}
 CORPUS=${CORPUS:-tools/train/data/corpus.jsonl.gz}
 MODE=${1:-all}
@@ -61,9 +74,12 @@ log "1. tasks (seed $SEED, $PER_CHUNK per chunk, $JOBS jobs)"
 "$SB" mkmodel --shape tiny --quant q8_0 --quiet --vocab tools/train/vocab.json -o "$W/tok.gguf"
 python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split train --seed "$SEED" \
     --per-chunk "$PER_CHUNK" --jobs "$JOBS" --kind-weights "$KIND_WEIGHTS" \
-    --out "$W/train.jsonl" | tee -a "$OUT/device_run.log"
+    --non-ascii "$NON_ASCII" --out "$W/train.jsonl" | tee -a "$OUT/device_run.log"
 python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split heldout --seed "$HELDOUT_SEED" \
     --per-chunk 1 --jobs "$JOBS" --out "$W/heldout.jsonl" | tee -a "$OUT/device_run.log"
+python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split heldout --seed "$HELDOUT_SEED" \
+    --per-chunk 1 --jobs "$JOBS" --non-ascii 1 --limit "$EXTRA_HELDOUT" \
+    --out "$W/heldout_na.jsonl" | tee -a "$OUT/device_run.log"
 
 log "2. ids through sb prompt ($JOBS shards)"
 split -n "l/$JOBS" -d -a 3 "$W/train.jsonl" "$W/shard."
@@ -76,6 +92,7 @@ for p in $pids; do
     wait "$p" || { cat "$W/prompt.log" >&2; echo "device_run: sb prompt failed" >&2; exit 1; }
 done
 "$SB" prompt -m "$W/tok.gguf" --tasks "$W/heldout.jsonl" --out "$W/heldout.bin"
+"$SB" prompt -m "$W/tok.gguf" --tasks "$W/heldout_na.jsonl" --out "$W/heldout_na.bin"
 python3 - "$W" "$SB" <<'EOF' 2>&1 | tee -a "$OUT/device_run.log" || true
 # A cross-check, not a gate: Hugging Face's tokenizer on the subset
 # vocabulary against the engine's ids for the first held-out answers.
@@ -112,11 +129,32 @@ if [ "$INIT" != none ]; then
     "$SB" quantize "$INIT" "$W/init-f32.gguf" --type f32
     init_args=(--init "$W/init-f32.gguf")
 fi
-log "3. training for $TRAIN_SECONDS s (edit weight $EDIT_WEIGHT, mistake weight $MISTAKE_WEIGHT, peak lr $LR)"
-python3 tools/train/train.py --ids "$W"/shard.*.bin --out "$W/run" --seed "$SEED" \
-    --seconds "$TRAIN_SECONDS" --eval-ids "$W/heldout.bin" --eval-tasks "$W/heldout.jsonl" \
-    --edit-weight "$EDIT_WEIGHT" --mistake-weight "$MISTAKE_WEIGHT" --lr "$LR" "${init_args[@]}" \
-    2>&1 | tee -a "$OUT/device_run.log"
+train() {  # train.py with this run's settings and the arguments given
+    python3 tools/train/train.py --ids "$W"/shard.*.bin --seed "$SEED" \
+        --edit-weight "$EDIT_WEIGHT" --mistake-weight "$MISTAKE_WEIGHT" --lr "$LR" \
+        "${init_args[@]}" "$@" 2>&1 | tee -a "$OUT/device_run.log"
+}
+if [ "$BENCH_SECONDS" -gt 0 ]; then
+    log "3a. throughput baseline: the bucketed loop for $BENCH_SECONDS s on 4,000 tasks"
+    train --out "$W/bench" --seconds "$BENCH_SECONDS" --limit-tasks 4000 --save-every 100000
+fi
+eval_args=(--eval-ids "$W/heldout.bin" --eval-tasks "$W/heldout.jsonl"
+           --eval-extra "$W/heldout_na.bin" "$W/heldout_na.jsonl")
+log "3. training for $TRAIN_SECONDS s (edit weight $EDIT_WEIGHT, mistake weight $MISTAKE_WEIGHT, peak lr $LR, pack $PACK, compile $COMPILE)"
+started=$(date +%s)
+if [ "$PACK" = 1 ]; then
+    pack_args=(--pack)
+    [ "$COMPILE" = 1 ] && pack_args+=(--compile)
+    if ! train --out "$W/run" --seconds "$TRAIN_SECONDS" "${eval_args[@]}" "${pack_args[@]}"; then
+        left=$(( TRAIN_SECONDS - ($(date +%s) - started) ))
+        [ "$left" -lt 60 ] && left=60
+        log "3. the packed loop failed: the bucketed loop for the $left s left"
+        rm -rf "$W/run"
+        train --out "$W/run" --seconds "$left" "${eval_args[@]}"
+    fi
+else
+    train --out "$W/run" --seconds "$TRAIN_SECONDS" "${eval_args[@]}"
+fi
 cp "$W/run/train_summary.json" "$OUT/"
 
 log "4. export and quantize"

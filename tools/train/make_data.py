@@ -14,10 +14,12 @@
 
   make_data.py tasks --corpus DIR/corpus.jsonl.gz --split train|heldout
                      --seed N --per-chunk K [--limit N] [--jobs N]
-                     [--kind-weights rename=60,...] --out FILE
+                     [--kind-weights rename=60,...] [--non-ascii 0.2] --out FILE
       Edit tasks (tools/train/edits.py) as JSON lines: id, kind, lang,
       instruction, file, edited, source. Deterministic given the corpus and
-      the seed, whatever --jobs is.
+      the seed, whatever --jobs is. --non-ascii R inserts comment lines of
+      non-ASCII text into the file of that share of tasks (before the edit
+      is made), for exact copying of byte-level tokens.
 
   make_data.py bench --tasks FILE --count N --out DIR
       The first N tasks of FILE (e.g. held-out ones) as `sb bench` task
@@ -296,21 +298,53 @@ def read_corpus(path):
         return [json.loads(line) for line in f]
 
 
+# Text outside ASCII for --non-ascii: byte-level tokens the model must copy
+# exactly (an editor's file holds such text, and the demo model once turned
+# an emoji into another one). Several scripts, accents, symbols, emoji.
+NON_ASCII = [
+    "café, naïve, façade, déjà vu", "Grüße aus Köln: Größe in µm", "señor, año, mañana",
+    "Привет, мир: буфер переполнен", "Ελληνικά: αβγ δεζ", "日本語のコメント：バッファ",
+    "中文注释：缓冲区已满", "한국어 주석: 버퍼", "emoji 😀 🚀 ✅ 🎉", "→ ← ↑ ↓ ⇒ ≤ ≥ ≠ ± × ÷",
+    "°C, ½, ¾, ², ³, €, £, ¥", "ç ø å æ ß œ ð þ", "“quoted” ‘text’ — and … more",
+    "שלום עולם", "مرحبا بالعالم", "हिन्दी टिप्पणी", "ℹ️ ⚠️ ❌ 🔥 👍🏽", "Zoë, Chloé, Björn, Łukasz",
+]
+COMMENT = {"c": "//", "cpp": "//", "javascript": "//", "python": "#"}
+
+
+def with_non_ascii(text, lang, rng):
+    """text with one to three comment lines of NON_ASCII inserted before
+    random lines (never after a line continued by a backslash), each at
+    the indentation of the line it precedes."""
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 3)):
+        at = rng.randrange(1, len(lines))
+        if lines[at - 1].endswith("\\"):
+            continue
+        indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
+        lines.insert(at, "%s%s %s" % (indent, COMMENT.get(lang, "//"), rng.choice(NON_ASCII)))
+    return "\n".join(lines)
+
+
 def tasks_for(job):
-    chunk, seed, per_chunk, weights = job
+    chunk, seed, per_chunk, weights, non_ascii = job
     out, seen = [], set()
     for k in range(per_chunk * 2):
         if len(out) == per_chunk:
             break
         rng = random.Random("%d:%s:%d" % (seed, chunk["id"], k))
-        got = edits.make_task(chunk["text"], chunk["lang"], rng, weights=weights)
+        text = chunk["text"]
+        if non_ascii:  # its own generator: the tasks without it stay as they were
+            na = random.Random("non-ascii:%d:%s:%d" % (seed, chunk["id"], k))
+            if na.random() < non_ascii:
+                text = with_non_ascii(text, chunk["lang"], na)
+        got = edits.make_task(text, chunk["lang"], rng, weights=weights)
         if not got or got[1] in seen:
             continue
         seen.add(got[1])
         kind, instruction, edited = got
         out.append({"id": "%s@%d" % (chunk["id"], k), "kind": kind,
                     "lang": chunk["lang"], "instruction": instruction,
-                    "file": chunk["text"], "edited": edited, "source": chunk["path"]})
+                    "file": text, "edited": edited, "source": chunk["path"]})
     return out
 
 
@@ -321,7 +355,7 @@ def cmd_tasks(args):
         weights = edits.parse_weights(args.kind_weights)
     except ValueError as e:
         raise SystemExit("make_data.py tasks: --kind-weights: %s" % e)
-    jobs = [(c, args.seed, args.per_chunk, weights) for c in chunks]
+    jobs = [(c, args.seed, args.per_chunk, weights, args.non_ascii) for c in chunks]
     n = 0
     with open(args.out + ".tmp", "w", encoding="utf-8") as f:
         if args.jobs > 1:
@@ -384,6 +418,8 @@ def main():
     t.add_argument("--jobs", type=int, default=1)
     t.add_argument("--kind-weights", default="",
                    help="override edit kinds' draw weights, e.g. rename=60 (edits.MAKERS)")
+    t.add_argument("--non-ascii", type=float, default=0.0,
+                   help="share of tasks whose file gets comment lines of non-ASCII text")
     t.add_argument("--out", required=True)
     b = sub.add_parser("bench")
     b.add_argument("--tasks", required=True)

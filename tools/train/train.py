@@ -32,6 +32,15 @@ token right, and the few wrong ones (an occurrence a rename missed, a
 name changed where it should have been copied) are diluted among
 thousands of easy copies; this puts the gradient where the errors are.
 
+--pack trains through packed.py instead: several tasks per row of
+--max-len tokens, a FlexAttention document mask, batches made on a CPU
+thread, and with --compile the model under torch.compile. It first checks
+that its logits match transformers' model on a held-out task (packed
+alone and packed second in a row) and exits with status 3 if they do not,
+so device_run.sh can fall back to the bucketed loop. Both loops log the
+real (unpadded) tokens per second and the model FLOP utilisation (MFU:
+model FLOPs of forward + backward over --peak-tflops).
+
 With --eval-ids, the held-out tasks are scored at the end under teacher
 forcing: a task whose every answer token is the model's argmax is one that
 greedy decoding reproduces exactly, so this is the exact-match rate
@@ -48,6 +57,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from shape import SHAPE  # noqa: E402
+
+
+def flops_per_step(shape, lens, n_answer):
+    from packed import flops_per_step as f
+    return f(shape, lens, n_answer)
 
 
 def read_ids(path):
@@ -225,13 +239,14 @@ def evaluate(model, examples, kinds, pad_id, device):
                          for k, (h, n) in sorted(per_kind.items())}}
 
 
-def load_heldout(args):
+def load_heldout(args, ids=None, tasks=None):
     """(examples, kinds or None): the first --eval-max held-out tasks that
-    fit --max-len."""
-    ev = read_ids(args.eval_ids)
+    fit --max-len (of --eval-ids / --eval-tasks unless named)."""
+    ids, tasks = ids or args.eval_ids, tasks or args.eval_tasks
+    ev = read_ids(ids)
     kinds = None
-    if args.eval_tasks:
-        kinds = [json.loads(l)["kind"] for l in open(args.eval_tasks, encoding="utf-8")]
+    if tasks:
+        kinds = [json.loads(l)["kind"] for l in open(tasks, encoding="utf-8")]
     keep = [i for i, e in enumerate(ev) if len(e[0]) + len(e[1]) <= args.max_len][:args.eval_max]
     return [ev[i] for i in keep], [kinds[i] for i in keep] if kinds else None
 
@@ -254,6 +269,13 @@ def main():
     ap.add_argument("--init", help="an F32 GGUF to start from")
     ap.add_argument("--edit-weight", type=float, default=1.0)
     ap.add_argument("--mistake-weight", type=float, default=0.0)
+    ap.add_argument("--limit-tasks", type=int, default=0, help="use only the first N tasks")
+    ap.add_argument("--pack", action="store_true", help="packed rows (packed.py)")
+    ap.add_argument("--compile", action="store_true", help="with --pack: torch.compile")
+    ap.add_argument("--peak-tflops", type=float, default=989.0,
+                    help="the GPU's dense bf16 peak, for MFU (H100 SXM / H200: 989)")
+    ap.add_argument("--eval-extra", nargs=2, metavar=("IDS", "TASKS"),
+                    help="a second held-out set, scored as eval_extra (e.g. non-ASCII)")
     args = ap.parse_args()
 
     import torch
@@ -266,6 +288,8 @@ def main():
 
     examples = [e for path in args.ids for e in read_ids(path)
                 if len(e[0]) + len(e[1]) <= args.max_len]
+    if args.limit_tasks:
+        examples = examples[:args.limit_tasks]
     eos_id = int(examples[0][1][-1])  # every answer ends with <|im_end|>
     n_tok = sum(len(p) + len(a) for p, a in examples)
     print("train: %d tasks within %d tokens, %d tokens" % (len(examples), args.max_len, n_tok),
@@ -274,6 +298,9 @@ def main():
     if args.init:
         load_init(model, args.init)
     model = model.to(device)
+    print("device: %s" % torch.cuda.get_device_name(0), flush=True)
+    if args.pack:
+        return train_packed(args, model, examples, eos_id, device, rng)
     weights = None
     if args.edit_weight != 1.0:
         weights = [edit_weights(p, a, args.edit_weight) for p, a in examples]
@@ -281,10 +308,7 @@ def main():
         print("edit weights: %d of %d answer tokens at %g" %
               (heavy, sum(len(w) for w in weights), args.edit_weight), flush=True)
     held = load_heldout(args) if args.eval_ids else None
-    init_eval = None
-    if held and args.init:  # the starting model on the same tasks: the baseline
-        init_eval = evaluate(model, held[0], held[1], eos_id, device)
-        print("init eval: %s" % json.dumps(init_eval), flush=True)
+    init_eval = initial_evals(args, model, held, eos_id, device)
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
@@ -292,6 +316,7 @@ def main():
                             lr=args.lr, betas=(0.9, 0.95), eps=1e-8, fused=True)
     log, step, seen, t0 = [], 0, 0, time.time()
     last_save, last_print = t0, t0
+    real, flops, mark = 0, 0.0, (0, 0.0, t0)
     epoch_batches = []
     while True:
         elapsed = time.time() - t0
@@ -315,11 +340,16 @@ def main():
         opt.zero_grad(set_to_none=True)
         step += 1
         seen += x.numel()
+        lens = [len(examples[i][0]) + len(examples[i][1]) for i in idx]
+        real += sum(lens)
+        flops += flops_per_step(SHAPE, lens, len(tgt))
         now = time.time()
         if now - last_print >= 10 or step == 1:
             rec = {"step": step, "s": round(now - t0, 1), "loss": round(float(loss.detach()), 4),
                    "lr": lr, "gnorm": round(float(gnorm), 3), "tokens": seen,
                    "tok_s": round(seen / (now - t0))}
+            rec.update(rates(real, flops, now, mark, args.peak_tflops))
+            mark = (real, flops, time.time())
             log.append(rec)
             print(json.dumps(rec), flush=True)
             last_print = now
@@ -327,12 +357,166 @@ def main():
             save(model, step, log, args.out)
             last_save = now
     save(model, step, log, args.out)
-    summary = {"steps": step, "tokens": seen, "seconds": round(time.time() - t0, 1),
-               "tasks": len(examples), "args": vars(args), "shape": SHAPE}
-    if init_eval:
-        summary["eval_init"] = init_eval
+    summary = {"steps": step, "tokens": seen, "real_tokens": real,
+               "seconds": round(time.time() - t0, 1), "loop": "buckets",
+               "tasks": len(examples), "args": vars(args), "shape": SHAPE,
+               "rate": rates(real, flops, time.time(), (0, 0.0, t0), args.peak_tflops)}
+    finish(args, model, summary, held, init_eval, eos_id, device)
+
+
+def train_packed(args, hf, examples, eos_id, device, rng):
+    """The packed loop (packed.py): same schedule, loss and outputs as the
+    bucketed one; evaluation and the checkpoint go through hf, which gets
+    the trained weights back at the end."""
+    import torch
+    import packed as P
+    held = load_heldout(args) if args.eval_ids else None
+    init_eval = initial_evals(args, hf, held, eos_id, device)
+    model = P.PackedQwen2(SHAPE)
+    model.load_state_dict(hf.state_dict())
+    model = model.to(device)
+    attend = P.attention_fn()  # compiled: the eager body calls it as it is
+    probe = held[0][0] if held else examples[0]
+    d1, d2, mag = P.check_same(model, hf, probe, device, attend)
+    print("packed vs transformers, max |logit diff| on a %d-token task: alone %.4f, "
+          "packed second %.4f (max |logit| %.2f)" % (len(probe[0]) + len(probe[1]), d1, d2, mag),
+          flush=True)
+    if max(d1, d2) > 0.05 * mag:
+        print("train.py --pack: the packed model does not match transformers'", flush=True)
+        sys.exit(3)
+    body, body_attend = model.model, attend
+    if args.compile:  # the whole body compiled, flex_attention inside it
+        from torch.nn.attention.flex_attention import flex_attention
+        body, body_attend = torch.compile(model.model, dynamic=False), flex_attention
+    lengths = [len(p) + len(a) for p, a in examples]
+    weight_cache = {}
+
+    def weight_of(i):
+        if i not in weight_cache:
+            weight_cache[i] = edit_weights(examples[i][0], examples[i][1], args.edit_weight)
+        return weight_cache[i]
+
+    rows_per_batch = max(1, args.tokens_per_batch // args.max_len)
+    epoch = []
+
+    def make():
+        if not epoch:
+            epoch.extend(P.make_packed_batches(lengths, args.max_len, rows_per_batch, rng))
+        rows = epoch.pop()
+        wts = {i: weight_of(i) for row in rows for i in row} if args.edit_weight != 1.0 else None
+        return P.collate_packed(examples, rows, args.max_len, eos_id, wts)
+
+    feed = P.Prefetch(make)
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
+    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
+                             {"params": no_decay, "weight_decay": 0.0}],
+                            lr=args.lr, betas=(0.9, 0.95), eps=1e-8, fused=True)
+    log, step, seen, real, flops = [], 0, 0, 0, 0.0
+    t0 = time.time()
+    last_save, last_print, mark = t0, t0, (0, 0.0, t0)
+    while True:
+        progress = (time.time() - t0) / args.seconds
+        if progress >= 1:
+            break
+        batch, lens = feed.get()
+        lr = args.lr * min(1.0, (step + 1) / args.warmup) * \
+            (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        b = {k: (v.to(device, non_blocking=True) if v is not None else None)
+             for k, v in batch.items()}
+        block_mask = P.document_mask(b["doc"])
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            h = body(b["x"], b["rope"], block_mask, body_attend)
+            h = h.reshape(-1, h.shape[-1]).index_select(0, b["pos"])
+            logits = model.lm_head(h).float()
+            loss = weighted_ce(logits, b["tgt"], b["wts"], args.mistake_weight)
+        loss.backward()
+        gnorm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        step += 1
+        seen += b["x"].numel()
+        real += sum(lens)
+        flops += P.flops_per_step(SHAPE, lens, len(batch["tgt"]))
+        now = time.time()
+        if now - last_print >= 10 or step == 1:
+            rec = {"step": step, "s": round(now - t0, 1), "loss": round(float(loss.detach()), 4),
+                   "lr": lr, "gnorm": round(float(gnorm), 3), "tokens": seen,
+                   "tok_s": round(seen / (now - t0))}
+            rec.update(rates(real, flops, time.time(), mark, args.peak_tflops))
+            mark = (real, flops, time.time())
+            log.append(rec)
+            print(json.dumps(rec), flush=True)
+            last_print = now
+        if now - last_save >= args.save_every:
+            hf.load_state_dict(model.state_dict())
+            save(hf, step, log, args.out)
+            last_save = now
+    feed.stop = True
+    hf.load_state_dict(model.state_dict())
+    save(hf, step, log, args.out)
+    summary = {"steps": step, "tokens": seen, "real_tokens": real,
+               "seconds": round(time.time() - t0, 1), "loop": "packed" +
+               (" compiled" if args.compile else ""),
+               "tasks": len(examples), "args": vars(args), "shape": SHAPE,
+               "rate": rates(real, flops, time.time(), (0, 0.0, t0), args.peak_tflops),
+               "rate_after_first_minute": first_minute_rate(log)}
+    finish(args, hf, summary, held, init_eval, eos_id, device)
+
+
+def first_minute_rate(log):
+    """Real tokens/s and MFU averaged over the log records after 60 s (the
+    compile and warm-up left out)."""
+    late = [r for r in log if r["s"] > 60]
+    if not late:
+        return None
+    return {k: round(sum(r[k] for r in late) / len(late), 4) for k in ("real_tok_s", "mfu")}
+
+
+def weighted_ce(logits, tgt, wts, mistake_weight):
+    """answer_loss's weighting, on logits already computed."""
+    import torch
+    import torch.nn.functional as F
+    if wts is None and not mistake_weight:
+        return F.cross_entropy(logits, tgt)
+    if wts is None:
+        wts = torch.ones_like(tgt, dtype=torch.float32)
+    if mistake_weight:
+        wts = wts + mistake_weight * (logits.detach().argmax(-1) != tgt).float()
+    ce = F.cross_entropy(logits, tgt, reduction="none")
+    return (ce * wts).sum() / wts.sum()
+
+
+def initial_evals(args, model, held, eos_id, device):
+    """The starting model on the held-out sets: the baseline ({} from scratch)."""
+    out = {}
+    if held and args.init:
+        out["eval_init"] = evaluate(model, held[0], held[1], eos_id, device)
+        print("init eval: %s" % json.dumps(out["eval_init"]), flush=True)
+    if args.eval_extra and args.init:
+        extra = load_heldout(args, *args.eval_extra)
+        out["eval_extra_init"] = evaluate(model, extra[0], extra[1], eos_id, device)
+        print("init eval (extra): %s" % json.dumps(out["eval_extra_init"]), flush=True)
+    return out
+
+
+def rates(real, flops, now, mark, peak_tflops):
+    """Real tokens/s and MFU since mark (tokens, flops, time)."""
+    dt = max(1e-9, now - mark[2])
+    return {"real_tok_s": round((real - mark[0]) / dt),
+            "mfu": round((flops - mark[1]) / dt / (peak_tflops * 1e12), 4)}
+
+
+def finish(args, model, summary, held, init_eval, eos_id, device):
+    """The held-out scores (and the extra set's), into train_summary.json."""
+    summary.update(init_eval or {})
     if held:
         summary["eval"] = evaluate(model, held[0], held[1], eos_id, device)
+    if args.eval_extra:
+        extra = load_heldout(args, *args.eval_extra)
+        summary["eval_extra"] = evaluate(model, extra[0], extra[1], eos_id, device)
     with open(os.path.join(args.out, "train_summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     print(json.dumps({k: v for k, v in summary.items() if k != "args"}), flush=True)
