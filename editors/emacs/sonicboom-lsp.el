@@ -8,7 +8,7 @@
 ;; handles that command and the presets' sonicboom.edit asynchronously
 ;; (lsp-mode would otherwise wait for the answer, `lsp-response-timeout'
 ;; seconds at most), and shows the progress of our edits in the mode line
-;; while lsp-mode's own progress display keeps working.
+;; (lsp-mode's own progress display keeps the other servers' progress).
 
 ;;; Code:
 
@@ -55,9 +55,14 @@
                                     (sonicboom-lsp--command-arg action)))
 
 (defun sonicboom-lsp--on-progress (workspace params)
-  "$/progress: lsp-mode's display, then ours."
-  (funcall lsp-progress-function workspace params)
-  (sonicboom--progress (sonicboom--get params "token") (sonicboom--get params "value")))
+  "$/progress: ours to our display, any other to lsp-mode's.
+lsp-mode 8.0 puts a report's message into the mode line unescaped, so
+\"0% of drafts accepted\" would show there as \"0of drafts accepted\"
+beside our correct one."
+  (let ((token (sonicboom--get params "token")))
+    (if (sonicboom--own-token-p token)
+        (sonicboom--progress token (sonicboom--get params "value"))
+      (funcall lsp-progress-function workspace params))))
 
 (defun sonicboom-lsp--setup ()
   "Register the sonicboom client with lsp-mode."

@@ -114,21 +114,27 @@
   "The last outcome shown to the user (tests read it).")
 
 (defun sonicboom-status ()
-  "The running edit's progress for the mode line, else an empty string."
+  "The running edit's progress, else an empty string.
+Plain text: in a mode-line construct of your own, escape its `%' as
+`sonicboom--mode-line' does (\"0% of drafts\" would show as \"0of drafts\")."
   (if sonicboom--running
       (concat " " (plist-get sonicboom--running :message))
     ""))
 
-(defvar sonicboom--mode-line '(:eval (sonicboom-status)))
+(defvar sonicboom--mode-line
+  '(:eval (string-replace "%" "%%" (sonicboom-status)))
+  "The mode-line construct of our progress: the text, with `%' escaped.")
 (put 'sonicboom--mode-line 'risky-local-variable t)
 
 (defun sonicboom--show-mode-line ()
-  "Put the edit's progress into `global-mode-string'."
-  (unless (member 'sonicboom--mode-line global-mode-string)
-    (setq global-mode-string
-          (append (if (listp global-mode-string) global-mode-string
-                    (list global-mode-string))
-                  '(sonicboom--mode-line)))))
+  "Put the edit's progress into `global-mode-string'.
+A list there whose first element is a symbol is a conditional construct,
+and a symbol alone as its first element renders as *invalid*: so the list
+we add to starts with a string, the documented way (see `display-time')."
+  (unless (and (consp global-mode-string) (stringp (car global-mode-string)))
+    (setq global-mode-string (list "" global-mode-string)))
+  (unless (memq 'sonicboom--mode-line global-mode-string)
+    (setq global-mode-string (append global-mode-string '(sonicboom--mode-line)))))
 
 (defun sonicboom-busy-p ()
   "Non-nil while an edit runs."
@@ -152,6 +158,10 @@
     (-32800 "cancelled; nothing was applied")
     (-32801 "the buffer changed during the edit; nothing was applied")
     (_ (or (sonicboom--get err "message") (format "%S" err)))))
+
+(defun sonicboom--own-token-p (token)
+  "Non-nil when TOKEN is the running edit's progress token."
+  (and sonicboom--running (equal token (plist-get sonicboom--running :token))))
 
 (defun sonicboom--progress (token value)
   "Shows $/progress VALUE (a WorkDoneProgress object) when TOKEN is ours.

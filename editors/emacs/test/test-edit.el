@@ -13,7 +13,12 @@
 ;;                    or its document changes): cancel mid-edit, and a
 ;;                    buffer changed mid-edit, at a known point, after the
 ;;                    edit has run longer than the clients' 10 s timeout.
-;; Prints one line per test and "N passed, N failed"; exits 1 on a failure.
+;;                    screen: as held, but in `emacs -nw' under tmux (run.sh),
+;;                    because batch Emacs renders no mode line: the progress
+;;                    as the user sees it, by `format-mode-line' and on the
+;;                    terminal (tmux capture-pane).
+;; Prints one line per test and "N passed, N failed" (to $SB_TEST_OUT when
+;; set: a terminal Emacs has no stdout of its own); exits 1 on a failure.
 
 ;;; Code:
 
@@ -51,7 +56,7 @@
 ;;;; Starting the client
 
 (setq sonicboom-server-command
-      (if (equal test-mode "held")
+      (if (member test-mode '("held" "screen"))
           (list "env" "SB_LSP_TEST_HOLD=1" (getenv "SB_LSP") "--stdio")
         (list (getenv "SB_LSP") "--stdio"))
       sonicboom-model (getenv "SB_TEST_MODEL")
@@ -130,6 +135,45 @@ the prompt with INSTRUCTION."
 
 ;;;; Tests
 
+(defun test-screen ()
+  "The terminal as tmux shows it now (a terminal Emacs under tmux)."
+  (with-temp-buffer
+    (call-process "tmux" nil t nil "capture-pane" "-p")
+    (buffer-string)))
+
+(defun test-mode-line ()
+  "The progress in the mode line, rendered, while a held edit waits."
+  (test-open "peek.c")
+  (sonicboom-edit (getenv "INSTR_WHOLE"))
+  (test-wait-progress)
+  ;; the held server's one report: "N tokens, X tok/s, P% of drafts accepted"
+  (let* ((want "[0-9]+% of drafts accepted")
+         (rendered (substring-no-properties (format-mode-line mode-line-format)))
+         (screen ""))
+    (test-check (not (string-match-p "\\*invalid\\*" rendered))
+                "the mode line renders *invalid*: %s" rendered)
+    (test-check (not (string-match-p "[0-9]of drafts" rendered))
+                "the mode line ate a %%: %s" rendered)
+    (test-check (string-match-p want rendered)
+                "the mode line lacks \"P%% of drafts accepted\": %s" rendered)
+    ;; the terminal catches up with redisplay asynchronously: look again
+    ;; until the guard, never a fixed wait
+    (condition-case nil
+        (let ((test-wait-s 10))
+         (test-wait (lambda ()
+                     (redisplay t)
+                     (setq screen (test-screen))
+                     (string-match-p want screen))
+                   "the screen"))
+      (error (error "The screen lacks \"P%% of drafts accepted\":\n%s" screen)))
+    (test-check (not (string-match-p "\\*invalid\\*" screen))
+                "the screen shows *invalid*:\n%s" screen)
+    (sonicboom-cancel)
+    (test-wait (lambda () (not (sonicboom-busy-p))) "the cancel")
+    (string-match want rendered)
+    (format "the mode line shows \"%s\", on the screen too, no *invalid*"
+            (match-string 0 rendered))))
+
 (defun test-whole-buffer ()
   (test-open "peek.c")
   (let ((before (test-text)) (seen-progress nil))
@@ -199,18 +243,26 @@ the prompt with INSTRUCTION."
                 "no \"changed\" message: %s" sonicboom-last-message)
     "buffer changed during generation (after 11 s): refused, nothing applied"))
 
-(let ((tests (if (equal test-mode "held")
-                 '(test-cancel test-changed-during-generation)
-               '(test-whole-buffer test-selection-by-code-action)))
+(defun test-say (line)
+  "Prints LINE (and a newline) where the test runner reads it."
+  (let ((out (getenv "SB_TEST_OUT")))
+    (if out
+        (write-region (concat line "\n") nil out t 'silent)
+      (princ (concat line "\n")))))
+
+(let ((tests (pcase test-mode
+               ("held" '(test-cancel test-changed-during-generation))
+               ("screen" '(test-mode-line))
+               (_ '(test-whole-buffer test-selection-by-code-action))))
       (failed 0))
   (dolist (test tests)
     (condition-case err
-        (princ (format "ok - %s: %s\n" test-backend (funcall test)))
+        (test-say (format "ok - %s: %s" test-backend (funcall test)))
       (error (cl-incf failed)
-             (princ (format "FAIL - %s %s: %s\n" test-backend test
-                            (error-message-string err)))))
+             (test-say (format "FAIL - %s %s: %s" test-backend test
+                               (error-message-string err)))))
     (when (buffer-file-name) (set-buffer-modified-p nil) (kill-buffer)))
-  (princ (format "%d passed, %d failed\n" (- (length tests) failed) failed))
+  (test-say (format "%d passed, %d failed" (- (length tests) failed) failed))
   (kill-emacs (if (= failed 0) 0 1)))
 
 ;;; test-edit.el ends here

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The Neovim plugin end to end (editors/nvim/test/test_edit.lua): real edits
 # with the demo model through sb-lsp, then cancel and a buffer changed
-# mid-edit against a held server. Run from the repository root:
+# mid-edit against a held server; then the code action route typed into a
+# terminal Neovim under tmux (screen.sh). Run from the repository root:
 #     BUILD=build editors/nvim/test/run.sh
 set -eu
 . editors/test/fixtures.sh
@@ -14,4 +15,7 @@ for mode in edits held; do
         --cmd "set rtp^=$ROOT/editors/nvim" \
         -c "luafile $ROOT/editors/nvim/test/test_edit.lua" || status=1
 done
+# the screen as the user sees it, in a terminal Neovim under tmux
+command -v tmux >/dev/null || { echo "nvim test: tmux is not installed" >&2; exit 1; }
+editors/nvim/test/screen.sh || status=1
 exit $status

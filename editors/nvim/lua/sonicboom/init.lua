@@ -45,6 +45,7 @@ local config = vim.deepcopy(defaults)
 local running = nil
 local token_counter = 0
 local finish -- defined below
+local after_prompt -- defined below
 
 local function notify(msg, level)
   vim.notify('SonicBoom: ' .. msg, level or vim.log.levels.INFO)
@@ -268,6 +269,18 @@ function M.busy()
   return running ~= nil
 end
 
+-- Runs fn once the prompts that asked for it are gone from the screen.
+-- On 0.7 the code action menu (inputlist) scrolls the message area; a
+-- message echoed from inside the input() that follows it leaves "Press
+-- ENTER or type command to continue" on the screen, and the edit waits for
+-- that key. Scheduled, after a redraw, the echo lands on a clean screen.
+after_prompt = function(fn)
+  vim.schedule(function()
+    vim.cmd('redraw')
+    fn()
+  end)
+end
+
 -- The free-text code action: the server offers it with {uri, range,
 -- version}; we ask for the instruction and send sonicboom.edit.
 local function edit_with_instruction(command, ctx)
@@ -278,7 +291,7 @@ local function edit_with_instruction(command, ctx)
   vim.ui.input({ prompt = 'SonicBoom: ' }, function(text)
     if not text or text == '' then return end
     arg.instruction = text
-    run(client, bufnr, arg)
+    after_prompt(function() run(client, bufnr, arg) end)
   end)
 end
 
