@@ -1,6 +1,7 @@
 /*
  * base.h — the few things every SonicBoom module needs: an error record,
- * checked size arithmetic, a counter-based hash, SHA-256 and a clock.
+ * checked size arithmetic, a counter-based hash, SHA-256, a clock, and
+ * the one way to open a file by name for writing or reading.
  *
  * Errors. A fallible function returns 0 on success and -1 on failure, and
  * on failure fills the caller's sb_err with one line naming the function,
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -91,5 +93,56 @@ void sb_sha256_hex(const void *data, size_t n, char hex[65]);
 
 /* Monotonic seconds, for progress and speed reports (never for results). */
 double sb_now(void);
+
+/* ---- files: the write-path rule (docs/limits.md, "Files") -------------- */
+
+/* A file written whole (file.c). Writes go to a temporary PATH.tmp-XXXXXXXX
+ * created beside PATH with O_CREAT|O_EXCL|O_NOFOLLOW (never an existing
+ * file, never through a link planted at the name), which sb_out_commit
+ * fsyncs and renames over PATH only when PATH is absent or a regular file:
+ * a link, a directory, a device, a FIFO or a socket at PATH is refused,
+ * before anything is written and again just before the rename. PATH is
+ * then either its old bytes or all the new ones; on any failure the
+ * temporary is removed.
+ *
+ *     sb_out o;
+ *     if (sb_out_create(&o, path, &err)) return -1;
+ *     sb_out_write(&o, bytes, n);              // or fwrite to sb_out_stream
+ *     if (sb_out_commit(&o, &err)) return -1;  // err: "cannot write 'p': ..."
+ */
+typedef struct sb_out {
+    int fd;        /* the temporary; -1 once closed */
+    FILE *stream;  /* over fd, once sb_out_stream was asked for; NULL before */
+    char *path;    /* owned */
+    char *tmp;     /* owned; NULL once renamed */
+    int error;     /* the first errno of sb_out_write; 0 when none */
+} sb_out;
+
+int sb_out_create(sb_out *o, const char *path, sb_err *err);
+/* Writes all n bytes to the temporary; a failure is kept for commit. */
+void sb_out_write(sb_out *o, const void *data, size_t n);
+/* A stdio stream over the temporary (owned by o; NULL when out of memory):
+ * for writers built on fwrite. Use it or sb_out_write, not both. */
+FILE *sb_out_stream(sb_out *o);
+/* Flushes, fsyncs and closes the temporary, checks PATH again, renames and
+ * fsyncs the directory. Releases o either way; on failure removes the
+ * temporary and err names PATH and the reason (EFBIG: the file size
+ * limit). */
+int sb_out_commit(sb_out *o, sb_err *err);
+/* Closes and removes the temporary; releases o. Safe on a released o. */
+void sb_out_abort(sb_out *o);
+/* sb_out_create, one write, sb_out_commit. */
+int sb_write_file(const char *path, const void *data, size_t n, sb_err *err);
+
+/* A file appended to (the session log): opened read-write with O_APPEND,
+ * created 0644 when absent, never through a symbolic link (O_NOFOLLOW),
+ * and refused unless a regular file (a FIFO never blocks the open). `what`
+ * names the file in errors ("session log"). A descriptor, or -1 with err
+ * filled. What the file must already hold is the caller's check. */
+int sb_open_append(const char *path, const char *what, sb_err *err);
+/* A file read by name (a table, a log, JSON input): refused unless a
+ * regular file, the open never blocks (a FIFO, a device), a directory is
+ * named as one. A descriptor, or -1 with err filled. */
+int sb_open_read(const char *path, const char *what, sb_err *err);
 
 #endif /* SB_BASE_H */

@@ -116,10 +116,5 @@ int cli_ids_from_json(const char *cmd, const char *what, const json_t *a,
                       int32_t n_vocab, int32_t **ids, int32_t *n);
 /* path followed by suffix, malloc'd (caller frees); NULL when out of memory. */
 char *cli_path_with(const char *path, const char *suffix);
-/* Closes f, written as tmp, and renames it to path, so path is either the
- * old file or the whole new one; on failure removes tmp. -1 with errno. */
-int cli_commit(FILE *f, const char *tmp, const char *path);
-/* Writes len bytes to path through path.tmp and cli_commit. -1 with errno. */
-int cli_write_atomic(const char *path, const void *data, size_t len);
 
 #endif /* SB_CLI_H */

@@ -355,10 +355,12 @@ static int cli__bench_json(const char *path, const cli_bench_view *v) {
     char *s = j ? json_dumps(j, JSON_INDENT(1)) : NULL;
     json_decref(j);
     int rc = CLI_OK;
+    sb_err err = {0};
     if (!s) rc = cli_fail("bench", "out of memory for the JSON report");
-    else if (cli__bench_mkdirs(path, false) ||
-             cli_write_atomic(path, s, strlen(s)))
+    else if (cli__bench_mkdirs(path, false))
         rc = cli_fail("bench", "cannot write '%s': %m", path);
+    else if (sb_write_file(path, s, strlen(s), &err))
+        rc = cli_fail("bench", "%s", err.msg);
     else fprintf(stderr, "sb bench: wrote %s\n", path);
     free(s);
     return rc;
@@ -379,8 +381,8 @@ static int cli__bench_results(const char *path, const cli_bench_view *v,
     else if (bench_results_splice(old ? old : "", old_len, device, section,
                                   &text, &len, &err))
         cli_fail("bench", "%s: %s; not updated", path, err.msg);
-    else if (cli_write_atomic(path, text, (size_t)len))
-        cli_fail("bench", "cannot write '%s': %m", path);
+    else if (sb_write_file(path, text, (size_t)len, &err))
+        cli_fail("bench", "%s", err.msg);
     else {
         fprintf(stderr, "sb bench: updated the '%s' section of %s\n", device,
                 path);

@@ -223,13 +223,14 @@ static int cli__ids_write(const cli_gen_opts *o, const int32_t *prompt,
     size_t len = lp && lg ? strlen(lp) + strlen(lg) + 2 : 0;
     char *text = len ? malloc(len + 1) : NULL;
     int rc = CLI_OK;
+    sb_err err = {0};
     if (!text) {
         rc = cli_fail("generate", "out of memory for the token id lines");
     } else {
         snprintf(text, len + 1, "%s\n%s\n", lp, lg);
         if (!o->ids_out) fputs(text, stderr);
-        else if (cli_write_atomic(o->ids_out, text, len))
-            rc = cli_fail("generate", "cannot write --ids-out '%s': %m", o->ids_out);
+        else if (sb_write_file(o->ids_out, text, len, &err))
+            rc = cli_fail("generate", "--ids-out: %s", err.msg);
     }
     free(text);
     free(lg);

@@ -57,10 +57,12 @@ typedef struct cli_logits_opts {
     eng_options eng;
 } cli_logits_opts;
 
-/* The files of one dump; each is written as NAME.tmp, then renamed. */
+/* The files of one dump; each is written through sb_out (a temporary
+ * renamed into place when whole). */
 typedef struct cli_dump {
-    char *bin, *bin_tmp, *json;
-    FILE *f; /* bin_tmp, open while the rows are written */
+    char *bin, *json;
+    sb_out out; /* the .bin's, open while the rows are written */
+    FILE *f;    /* its stream */
 } cli_dump;
 
 /* Fills o from argv; returns CLI_OK, or an exit code to return at once
@@ -142,7 +144,7 @@ static int cli__logits_prompt(const cli_logits_opts *o, const eng_model *m,
 
 static int cli__rows_put(cli_dump *d, const float *rows, size_t n_floats) {
     if (fwrite(rows, sizeof *rows, n_floats, d->f) == n_floats) return CLI_OK;
-    return cli_fail("logits", "cannot write '%s': %m", d->bin_tmp);
+    return cli_fail("logits", "cannot write '%s': %m", d->bin);
 }
 
 /* Feeds the prompt, then o->steps greedy tokens, writing the rows of logits
@@ -213,7 +215,7 @@ static char *cli__logits_meta(const cli_logits_opts *o, eng_model *m,
     return line;
 }
 
-/* Makes both files: the rows into PREFIX.bin.tmp, then the description;
+/* Makes both files: the rows into PREFIX.bin's temporary, then the description;
  * PREFIX.bin and PREFIX.json appear only once both are whole (a failure
  * after the .bin's rename removes it, so no .json is left describing a
  * .bin it did not come with). */
@@ -231,15 +233,14 @@ static int cli__logits_write(const cli_logits_opts *o, eng_model *m,
         if (!meta) rc = cli_fail("logits", "cannot describe the dump in JSON "
                                  "(out of memory, or a model path that is not UTF-8)");
     }
-    FILE *f = d->f;
     d->f = NULL;
+    sb_err err = {0};
     if (rc) {
-        fclose(f);
-        unlink(d->bin_tmp);
-    } else if (cli_commit(f, d->bin_tmp, d->bin)) {
-        rc = cli_fail("logits", "cannot write '%s': %m", d->bin);
-    } else if (cli_write_atomic(d->json, meta, strlen(meta))) {
-        rc = cli_fail("logits", "cannot write '%s': %m", d->json);
+        sb_out_abort(&d->out);
+    } else if (sb_out_commit(&d->out, &err)) {
+        rc = cli_fail("logits", "%s", err.msg);
+    } else if (sb_write_file(d->json, meta, strlen(meta), &err)) {
+        rc = cli_fail("logits", "%s", err.msg);
         unlink(d->bin);
     }
     free(meta);
@@ -260,15 +261,16 @@ static int cli__logits_run(const cli_logits_opts *o, eng_model *m,
     eng_session *s = eng_session_create(m, &eng, &err);
     if (!s) return cli_fail("logits", "%s", err.msg);
     cli_dump d = {.bin = cli_path_with(o->out, ".bin"),
-                  .bin_tmp = cli_path_with(o->out, ".bin.tmp"),
                   .json = cli_path_with(o->out, ".json")};
     int rc;
-    if (!d.bin || !d.bin_tmp || !d.json)
+    if (!d.bin || !d.json) {
         rc = cli_fail("logits", "out of memory");
-    else if (!(d.f = fopen(d.bin_tmp, "wb")))
-        rc = cli_fail("logits", "cannot create '%s': %m", d.bin_tmp);
-    else
+    } else if (sb_out_create(&d.out, d.bin, &err) || !(d.f = sb_out_stream(&d.out))) {
+        sb_out_abort(&d.out);
+        rc = cli_fail("logits", "%s", err.msg[0] ? err.msg : "out of memory");
+    } else {
         rc = cli__logits_write(o, m, s, ids, n, &d);
+    }
     if (!rc)
         fprintf(stderr, "sb logits: prompt_tokens=%d steps=%d rows=%lld "
                 "n_vocab=%d device=%s wrote %s and %s\n", (int)n, (int)o->steps,
@@ -276,7 +278,6 @@ static int cli__logits_run(const cli_logits_opts *o, eng_model *m,
                 (int)eng_n_vocab(m), o->eng.device == ENG_DEVICE_CUDA ? "cuda" : "cpu",
                 d.bin, d.json);
     free(d.bin);
-    free(d.bin_tmp);
     free(d.json);
     eng_session_destroy(s);
     return rc;

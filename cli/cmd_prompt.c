@@ -191,19 +191,19 @@ done:
 static int cli__prompt_tasks(const eng_model *m, const cli__prompt_opts *o) {
     FILE *in = fopen(o->tasks, "r");
     if (!in) return cli_fail("prompt", "cannot open '%s': %m", o->tasks);
-    char *tmp = cli_path_with(o->out, ".tmp");
-    FILE *out = tmp ? fopen(tmp, "wb") : NULL;
-    if (!out) {
+    sb_out file;
+    sb_err err = {0};
+    FILE *out = NULL;
+    if (sb_out_create(&file, o->out, &err) || !(out = sb_out_stream(&file))) {
         fclose(in);
-        free(tmp);
-        return cli_fail("prompt", "cannot write '%s.tmp': %m", o->out);
+        sb_out_abort(&file);
+        return cli_fail("prompt", "%s", err.msg[0] ? err.msg : "out of memory");
     }
     fwrite("SBTOK001", 1, 8, out);
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
     long lineno = 0, n_tasks = 0;
-    sb_err err = {0};
     while ((len = getline(&line, &cap, in)) > 0) {
         lineno++;
         if (len == 1 && line[0] == '\n') continue;
@@ -214,15 +214,11 @@ static int cli__prompt_tasks(const eng_model *m, const cli__prompt_opts *o) {
     free(line);
     fclose(in);
     if (err.msg[0] || read_error) {
-        fclose(out);
-        remove(tmp);
-        free(tmp);
+        sb_out_abort(&file);
         return err.msg[0] ? cli_fail("prompt", "%s", err.msg)
                           : cli_fail("prompt", "cannot read '%s'", o->tasks);
     }
-    int rc = cli_commit(out, tmp, o->out);
-    free(tmp);
-    if (rc) return cli_fail("prompt", "cannot write '%s': %m", o->out);
+    if (sb_out_commit(&file, &err)) return cli_fail("prompt", "%s", err.msg);
     fprintf(stderr, "sb prompt: %ld tasks -> %s\n", n_tasks, o->out);
     return CLI_OK;
 }

@@ -7,7 +7,7 @@
 
 static const char cli__quant_help[] =
     "usage: sb quantize IN OUT --type q8_0|q4_k_m|f32\n"
-    "Rewrites the model IN as OUT (written to OUT.tmp, then renamed) with its\n"
+    "Rewrites the model IN as OUT (written to a temporary, then renamed) with its\n"
     "weight matrices quantized the way sb mkmodel places types: q8_0 for\n"
     "every matrix, or llama.cpp's Q4_K_M mix. Norms and biases stay f32;\n"
     "metadata (architecture, tokenizer) is copied.\n";

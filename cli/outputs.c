@@ -1,7 +1,7 @@
 /*
  * Inspectable outputs, shared by sb generate, sb logits and sb compare:
- * prompts to token ids, token ids to and from JSON, and files written so
- * that a reader never sees half of one.
+ * prompts to token ids and token ids to and from JSON. Files are written
+ * through base's sb_out (docs/limits.md, "Files").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -84,34 +84,4 @@ char *cli_path_with(const char *path, const char *suffix) {
     memcpy(s, path, a);
     memcpy(s + a, suffix, b + 1);
     return s;
-}
-
-int cli_commit(FILE *f, const char *tmp, const char *path) {
-    /* A failed write leaves the stream's error flag; fclose reports a write
-     * the buffer had held back until then (a full disk). */
-    int failed = ferror(f) ? (errno ? errno : EIO) : 0;
-    if (fclose(f) && !failed) failed = errno ? errno : EIO;
-    if (!failed && rename(tmp, path)) failed = errno;
-    if (!failed) return 0;
-    unlink(tmp);
-    errno = failed;
-    return -1;
-}
-
-int cli_write_atomic(const char *path, const void *data, size_t len) {
-    char *tmp = cli_path_with(path, ".tmp");
-    if (!tmp) {
-        errno = ENOMEM;
-        return -1;
-    }
-    FILE *f = fopen(tmp, "wb");
-    int rc = -1;
-    if (f) {
-        fwrite(data, 1, len, f);
-        rc = cli_commit(f, tmp, path);
-    }
-    int saved = errno;
-    free(tmp);
-    errno = saved;
-    return rc;
 }

@@ -1,6 +1,7 @@
 /*
  * sb — the SonicBoom command line: a table of subcommands and a dispatcher.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,6 +39,10 @@ static void cli__help(FILE *out) {
 }
 
 int main(int argc, char **argv) {
+    /* A file size limit (ulimit -f) must fail the write with EFBIG, which
+     * the writer reports in one line after removing its temporary, rather
+     * than kill the process mid-file (docs/limits.md, "Files"). */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         cli__help(stderr);
         return CLI_USAGE;

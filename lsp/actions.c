@@ -189,6 +189,7 @@ static int lsp__job_from_arg(lsp_server *s, json_t *arg, lsp_job *job,
     memcpy(job->text, doc->text, (size_t)doc->len + 1);
     job->len = doc->len;
     job->version = doc->version;
+    job->generation = doc->generation;
     job->start = 0;
     job->end = doc->len;
     if (has_range)

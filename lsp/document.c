@@ -140,7 +140,8 @@ int lsp_docs_open(lsp_docs *d, const char *uri, const char *language,
     lsp_doc nd = {.uri = lsp__dup(uri, (int64_t)strlen(uri)),
                   .language = lsp__dup(language ? language : "",
                                        language ? (int64_t)strlen(language) : 0),
-                  .text = lsp__dup(text, len), .len = len, .version = version};
+                  .text = lsp__dup(text, len), .len = len, .version = version,
+                  .generation = ++d->opens};
     if (!nd.uri || !nd.language || !nd.text) goto oom;
     lsp_doc *old = lsp_docs_find(d, uri);
     if (old) {

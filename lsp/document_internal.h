@@ -11,6 +11,7 @@ struct lsp_docs {
     lsp_doc *v;        /* owned, n of cap */
     int n, cap;
     int64_t last_work; /* lsp_docs_last_work */
+    int64_t opens;     /* didOpens so far: the next document's generation */
 };
 
 /* Length of the UTF-8 character at p (n >= 1 bytes available): 2..4 for a

@@ -127,6 +127,11 @@ typedef struct lsp_doc {
     char *text;        /* owned; NUL-terminated, len bytes (may hold NULs) */
     int64_t len;
     int64_t version;
+    /* Which didOpen this text descends from: a number no other open of
+     * any document had. Versions restart when a client reopens a document
+     * (VS Code starts again at 1), so (uri, version) alone can name two
+     * different texts; (uri, generation, version) cannot. */
+    int64_t generation;
     /* Why this text may no longer be the editor's ("" while it is): a
      * didChange was refused (a version not above the last, a bad change),
      * so the editor went on from a text we do not have. No edit runs on it

@@ -80,6 +80,10 @@ int main(int argc, char **argv) {
     /* A client that goes away must not kill us mid-write: the write fails
      * instead, and the loop ends at the next read. */
     signal(SIGPIPE, SIG_IGN);
+    /* Likewise a file size limit (ulimit -f) reached by the session log:
+     * the append fails with EFBIG and the user is told, the session goes
+     * on (docs/limits.md, "Files"). */
+    signal(SIGXFSZ, SIG_IGN);
     lsp_server *s = lsp_server_create(&cfg, 1, &err);
     lsp_config_free(&cfg);
     if (!s) {

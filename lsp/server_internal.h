@@ -44,6 +44,7 @@ typedef struct lsp_job {
     char *text;              /* owned: the document when the edit began */
     int64_t len;
     int64_t version;         /* its version then */
+    int64_t generation;      /* and its open generation (lsp_doc) */
     int64_t start, end;      /* the bytes rewritten (whole lines) */
     char *range_json;        /* owned: the client's range, or NULL */
     json_t *token;           /* owned: the work done progress token, or NULL */

@@ -273,21 +273,36 @@ static char *lsp__splice_answer(const lsp_job *job, const edit_result *r,
     return p;
 }
 
-static void lsp__apply(lsp_server *s, lsp_job *job, const edit_result *r) {
-    pthread_mutex_lock(&s->lock);
+/* Whether the document is still the text the job was made from. The job
+ * has been released, so a change now no longer marks it stale: this check
+ * is what catches one. The same open (generation: a didClose and didOpen
+ * restart versions), the same version, in step with the editor, and the
+ * same bytes (what guards a client without documentChanges, whose edit
+ * carries no version for it to check). Caller holds the lock. */
+static bool lsp__job_current(lsp_server *s, const lsp_job *job) {
     lsp_doc *doc = lsp_docs_find(s->docs, job->uri);
-    bool current = doc && doc->version == job->version && !job->stale;
-    pthread_mutex_unlock(&s->lock);
-    if (!current) {
-        lsp__reply_stale(s, job);
-        return;
-    }
+    return doc && !job->stale && doc->generation == job->generation &&
+           doc->version == job->version && !doc->desync[0] &&
+           doc->len == job->len && !memcmp(doc->text, job->text, (size_t)job->len);
+}
+
+/* Sends the edit, checked against the document last, just before it goes
+ * out (the diff takes time, and the message loop reads on meanwhile). */
+static void lsp__apply(lsp_server *s, lsp_job *job, const edit_result *r) {
     sb_err err = {0};
     int64_t len = 0;
     int n = 0;
     char *full = lsp__splice_answer(job, r, &len);
     json_t *edit = full ? lsp__workspace_edit(s, job, full, len, &n, &err) : NULL;
     free(full);
+    pthread_mutex_lock(&s->lock);
+    bool current = lsp__job_current(s, job);
+    pthread_mutex_unlock(&s->lock);
+    if (!current) {
+        json_decref(edit);
+        lsp__reply_stale(s, job);
+        return;
+    }
     if (!edit) {
         lsp__reply_error(s, job->id, LSP_REQUEST_FAILED, "%s",
                          err.msg[0] ? err.msg : "out of memory");
@@ -360,8 +375,8 @@ static void lsp__log_edit(lsp_server *s, const lsp_job *job,
 /* The server is free for the next edit from here on: called before the
  * progress ends and the answer goes out, so a client that sends its next
  * edit on reading either never finds this one still running. Changes to
- * the document after this point are caught by the version check in
- * lsp__apply. */
+ * the document after this point are caught by lsp__job_current's check
+ * in lsp__apply. */
 static void lsp__release(lsp_server *s, lsp_job *job) {
     pthread_mutex_lock(&s->lock);
     if (s->job == job) s->job = NULL;

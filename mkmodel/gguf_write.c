@@ -13,9 +13,11 @@
  * is a multiple of it). The alignment is 32, or general.alignment when the
  * caller set that key (it must then be a power of two).
  *
- * Crash safety: everything goes to PATH.tmp, which is fsync'ed and renamed
- * over PATH only when complete; on any failure PATH.tmp is removed and an
- * existing PATH is left untouched.
+ * Crash safety: everything goes to a temporary beside PATH (base's sb_out:
+ * created exclusively, never through a link), fsync'ed and renamed over
+ * PATH only when complete and only when PATH is absent or a regular file;
+ * on any failure the temporary is removed and an existing PATH is left
+ * untouched.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -450,38 +452,19 @@ static int gguf__put_tensors(gguf__out *o, const gguf_writer *w, uint64_t align,
     return 0;
 }
 
-/* Flushes, fsyncs and closes o->fd (always closed afterwards). */
-static int gguf__finish(gguf__out *o, const char *tmp, sb_err *err) {
+/* Flushes what is staged into the file's temporary and commits it
+ * (sb_out_commit: renamed over the path when whole). */
+static int gguf__finish(gguf__out *o, sb_out *file, sb_err *err) {
     gguf__flush(o);
-    if (o->error == 0 && fsync(o->fd) != 0) o->error = errno;
-    if (close(o->fd) != 0 && o->error == 0) o->error = errno;
-    o->fd = -1;
-    if (o->error)
-        return sb_err_set(err, "gguf_writer_write", "writing '%s': %s", tmp,
-                          strerror(o->error));
-    return 0;
-}
-
-/* Best effort: make the rename itself durable. A failure here leaves a
- * complete file in place, so it is not reported. */
-static void gguf__sync_dir(const char *path) {
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == path) snprintf(dir, sizeof dir, "/");
-    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    int fd = open(dir, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    (void)fsync(fd);
-    close(fd);
+    file->error = o->error;
+    return sb_out_commit(file, err);
 }
 
 int gguf_writer_write(gguf_writer *w, const char *path, gguf_fill_fn fill,
                       void *ctx, sb_err *err) {
     int rc = -1;
-    bool created = false; /* tmp is ours to remove */
     uint64_t align;
-    char *tmp = NULL;
+    sb_out file = {.fd = -1};
     gguf__out o = {.fd = -1};
     if (!w || !path)
         return sb_err_set(err, __func__, "no writer or no path given");
@@ -492,36 +475,19 @@ int gguf_writer_write(gguf_writer *w, const char *path, gguf_fill_fn fill,
                           path, (long long)w->n_t);
     if (gguf__alignment(w, &align, err) || gguf__layout(w, align, err))
         return -1;
-    size_t plen = strlen(path);
-    tmp = malloc(plen + 5);
-    o.buf = malloc(GGUF__OUT_BUF);
-    if (!tmp || !o.buf) {
+    if (!(o.buf = malloc(GGUF__OUT_BUF))) {
         sb_err_set(err, __func__, "%s: out of memory", path);
         goto done;
     }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (o.fd < 0) {
-        sb_err_set(err, __func__, "cannot create '%s': %s", tmp, strerror(errno));
-        goto done;
-    }
-    created = true;
+    if (sb_out_create(&file, path, err)) goto done;
+    o.fd = file.fd;
     gguf__put_header(&o, w, align);
     if (gguf__put_tensors(&o, w, align, fill, ctx, path, err) ||
-        gguf__finish(&o, tmp, err))
+        gguf__finish(&o, &file, err))
         goto done;
-    if (rename(tmp, path) != 0) {
-        sb_err_set(err, __func__, "cannot rename '%s' to '%s': %s", tmp, path,
-                   strerror(errno));
-        goto done;
-    }
-    gguf__sync_dir(path);
     rc = 0;
 done:
-    if (o.fd >= 0) close(o.fd);
-    if (rc != 0 && created) unlink(tmp);
+    sb_out_abort(&file); /* removes the temporary unless committed */
     free(o.buf);
-    free(tmp);
     return rc;
 }

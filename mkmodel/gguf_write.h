@@ -4,7 +4,8 @@
  *
  * Writing streams: declare metadata and tensor infos, then gguf_writer_write
  * asks a callback for each tensor's bytes in order, so a 5 GB model never
- * sits in memory. The file is written to PATH.tmp and renamed into place.
+ * sits in memory. The file is written to a temporary beside PATH and
+ * renamed into place (base.h, sb_out).
  * Declarations are checked against the reader's limits (engine/gguf.h), so
  * the writer never produces a file the reader refuses.
  *
@@ -49,7 +50,7 @@ void gguf_writer_add_tensor(gguf_writer *w, const char *name, krn_type type,
 typedef int (*gguf_fill_fn)(void *ctx, int64_t i, void *buf, uint64_t nbytes,
                             sb_err *err);
 
-/* Writes the whole file to path (via path.tmp, renamed when complete; the
+/* Writes the whole file to path (via sb_out, renamed when complete; the
  * temporary file is removed on failure). */
 int gguf_writer_write(gguf_writer *w, const char *path, gguf_fill_fn fill,
                       void *ctx, sb_err *err);

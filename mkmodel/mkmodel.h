@@ -10,8 +10,9 @@
  *     if (mk_model_write(&o, "tiny.gguf", &err)) ...
  *     eng_model *m = eng_model_load("tiny.gguf", &err);   // engine.h
  *
- * Files are written to PATH.tmp and renamed into place when complete, so a
- * failed write never leaves a half file under the name asked for.
+ * Files are written to a temporary beside PATH and renamed into place when
+ * complete (base.h, sb_out), so a failed write never leaves a half file
+ * under the name asked for, and a link or a device at PATH is refused.
  */
 #ifndef SB_MKMODEL_H
 #define SB_MKMODEL_H
@@ -46,7 +47,7 @@ int mk_recipe_parse(const char *s, mk_recipe *out, sb_err *err);
 int mk_model_write(const mk_opts *o, const char *path, sb_err *err);
 
 /* [quantize_model.c] Rewrites the qwen2 model at in_path to out_path (via
- * out_path.tmp) with its weight matrices quantized as `recipe` places them
+ * a temporary, base.h sb_out) with its weight matrices quantized as `recipe` places them
  * for sb mkmodel (q8_0: every matrix; q4_k_m: llama.cpp's Q4_K_M mix);
  * vectors stay F32, metadata is copied. An F32 input gives the bytes mkmodel
  * writes for the same floats. -1 with err naming the key or tensor. */

@@ -138,7 +138,7 @@ typedef struct mk_job {
 /* Builds the job for o (plan and vocabulary; reads o->vocab_json). On
  * failure nothing is left to free. */
 int mk_job_init(mk_job *job, const mk_opts *o, sb_err *err);
-/* Writes the job's file to path (via path.tmp). */
+/* Writes the job's file to path (via a temporary, base.h sb_out). */
 int mk_job_write(const mk_job *job, const char *path, sb_err *err);
 void mk_job_free(mk_job *job);
 

@@ -183,6 +183,25 @@ static int slog__new_session(char hex[33], sb_err *err) {
     return 0;
 }
 
+/* Refuses a file that is not a session log: anything but an empty file or
+ * one whose first line begins as every line of a log does, this format's
+ * or v1's (an old log goes on in v2: session-log.md), a line cut short
+ * there included. So a log path pointed at another file (a shell's rc
+ * file) is never appended to. */
+static int slog__check_head(slog_writer *w, sb_err *err) {
+    static const char v2[] = "{\"format\":\"" SLOG_FORMAT "\",";
+    static const char v1[] = "{\"format\":\"" SLOG_FORMAT_V1 "\",";
+    char got[sizeof v2 - 1];
+    ssize_t n = pread(w->fd, got, sizeof got, 0);
+    if (n < 0)
+        return sb_err_set(err, "slog_open", "cannot read session log '%s': %s",
+                          w->path, strerror(errno));
+    if (!memcmp(got, v2, (size_t)n) || !memcmp(got, v1, (size_t)n)) return 0;
+    return sb_err_set(err, "slog_open", "'%s' is not a session log (its first "
+                      "line does not begin '%s'): refusing to append to it; "
+                      "give a new path or an existing log", w->path, v2);
+}
+
 slog_writer *slog_open(const char *path, sb_err *err) {
     slog_writer *w = calloc(1, sizeof *w);
     if (!w || !(w->path = strdup(path))) {
@@ -190,13 +209,9 @@ slog_writer *slog_open(const char *path, sb_err *err) {
         sb_err_set(err, __func__, "out of memory");
         return NULL;
     }
-    w->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (w->fd < 0) {
-        sb_err_set(err, __func__, "cannot open session log '%s': %s", path,
-                   strerror(errno));
+    w->fd = sb_open_append(path, "session log", err);
+    if (w->fd < 0 || slog__check_head(w, err) || slog__new_session(w->session, err))
         goto fail;
-    }
-    if (slog__new_session(w->session, err)) goto fail;
     return w;
 fail:
     slog_close(w, NULL);

@@ -100,29 +100,7 @@ int wu_table_save(const char *path, const wu_table *t, sb_err *err) {
     if (!text) return sb_err_set(err, "wu_table_save", "out of memory");
     size_t n = strlen(text);
     text[n] = '\n'; /* written by length */
-    char tmp[4096];
-    int rc = -1;
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-        sb_err_set(err, "wu_table_save", "path too long: '%.200s'", path);
-        goto done;
-    }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0 || write(fd, text, n + 1) != (ssize_t)(n + 1) || fsync(fd)) {
-        sb_err_set(err, "wu_table_save", "cannot write '%s': %s", tmp,
-                   strerror(errno));
-        if (fd >= 0) close(fd);
-        unlink(tmp);
-        goto done;
-    }
-    close(fd);
-    if (rename(tmp, path)) {
-        sb_err_set(err, "wu_table_save", "cannot rename '%s' to '%s': %s", tmp,
-                   path, strerror(errno));
-        unlink(tmp);
-        goto done;
-    }
-    rc = 0;
-done:
+    int rc = sb_write_file(path, text, n + 1, err);
     free(text);
     return rc;
 }

@@ -102,7 +102,7 @@ int wu_table_make(eng_session *s, eng_model *m, wu_table *t, sb_err *err);
 void wu_table_free(wu_table *t);
 
 /* The table as JSON text (malloc'd; caller frees), NULL when out of
- * memory; and written to path atomically (via path.tmp). */
+ * memory; and written to path atomically (via a temporary, base.h sb_out). */
 char *wu_table_json(const wu_table *t);
 int wu_table_save(const char *path, const wu_table *t, sb_err *err);
 

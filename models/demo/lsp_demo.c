@@ -267,9 +267,11 @@ int main(int argc, char **argv) {
     notify(&e, "exit", NULL);
     int status = 0;
     waitpid(e.pid, &status, 0);
-    FILE *f = fopen(argv[4], "wb");
-    if (!f || fwrite(e.text, 1, (size_t)e.len, f) != (size_t)e.len || fclose(f))
-        die("cannot write the output");
+    sb_err err = {0};
+    if (sb_write_file(argv[4], e.text, (size_t)e.len, &err)) {
+        fprintf(stderr, "lsp_demo: %s\n", err.msg);
+        return 1;
+    }
     lsp_writer_destroy(e.to), lsp_reader_destroy(e.from);
     free(e.text);
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;

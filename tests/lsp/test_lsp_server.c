@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <fcntl.h>
+#include <sys/file.h>
 
 #include "../../edit/edit.h"
 #include "chain_model.h"
@@ -574,6 +576,56 @@ static void test_model_file_replaced(void **state) {
     shutdown_and_exit(&c, 0);
 }
 
+/* An edit finished, its job released, its answer not yet sent, and the
+ * document closed and opened again at the same version with other text
+ * (VS Code restarts a reopened document at version 1). The answer must be
+ * -32801, never an applyEdit for that version onto the new text. The
+ * window is held open without timing: the test holds the session log's
+ * lock, which the server takes after the progress ends and before the
+ * answer, until the reopen has been read. Before: applyEdit. */
+static void test_reopened_document(void **state) {
+    (void)state;
+    client c;
+    doc d = {0};
+    start_server(&c, NULL);
+    initialize(&c, true);
+    open_and_sync(&c, &d);
+    int lock = open(g_log, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    assert_true(lock >= 0);
+    assert_int_equal(flock(lock, LOCK_EX), 0);
+    int64_t id = client_request(&c, "workspace/executeCommand", json_pack(
+        "{s:s,s:[{s:s,s:s}],s:s}", "command", "sonicboom.edit", "arguments",
+        "uri", URI, "instruction", "Shout the second line", "workDoneToken",
+        "reopen"));
+    json_t *m;
+    bool ended = false;
+    while (!ended && (m = client_next(&c))) {
+        const char *method = client_method(m);
+        assert_false(client_is_response(m, id));
+        assert_false(method && !strcmp(method, "workspace/applyEdit"));
+        ended = method && !strcmp(method, "$/progress") &&
+                !strcmp(json_string_value(json_object_get(json_object_get(
+                    json_object_get(m, "params"), "value"), "kind")), "end");
+        json_decref(m);
+    }
+    assert_true(ended);
+    client_notify(&c, "textDocument/didClose", json_pack(
+        "{s:{s:s}}", "textDocument", "uri", URI));
+    client_notify(&c, "textDocument/didOpen", json_pack(
+        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId",
+        "plaintext", "version", 2, "text", "another text\nentirely\n"));
+    /* answered only once both notifications before it were handled */
+    json_decref(action_range(&c, URI, 0, 0));
+    assert_int_equal(flock(lock, LOCK_UN), 0);
+    close(lock);
+    int shows = 0;
+    json_t *r = await_answer(&c, id, &shows); /* fails on an applyEdit */
+    assert_int_equal(client_error_code(r), -32801);
+    json_decref(r);
+    free(d.text);
+    shutdown_and_exit(&c, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conversation),
@@ -582,6 +634,7 @@ int main(void) {
         cmocka_unit_test(test_replay),
         cmocka_unit_test(test_cost_table),
         cmocka_unit_test(test_model_file_replaced),
+        cmocka_unit_test(test_reopened_document),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cleanup();

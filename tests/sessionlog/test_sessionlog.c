@@ -15,7 +15,7 @@
 
 #include "../../sessionlog/sessionlog.h"
 
-static char g_path[64];
+static char g_path[128];
 
 static void fresh_path(void) {
     snprintf(g_path, sizeof g_path, "/tmp/sb-slog-XXXXXX");
@@ -361,8 +361,77 @@ static void test_field_checks(void **state) {
     assert_null(slog_open("/nonexistent/dir/log", &e3));
 }
 
+/* A log path pointed at something that is not this format's session log
+ * is refused with one line and left byte for byte: a link (to a shell rc
+ * file, whose `$(...)` in an edited document would run when sourced), a
+ * dangling link (never created through), a FIFO (never blocks), a file of
+ * other text or other JSON. An empty file, or one starting with a log's
+ * line, is appended to. */
+static void test_open_refuses_what_is_not_a_log(void **state) {
+    (void)state;
+    char dir[] = "/tmp/sb-slog-dir-XXXXXX", rc[96], link[96], dangling[96],
+         absent[96], fifo[96], json[96], empty[96];
+    assert_non_null(mkdtemp(dir));
+    snprintf(rc, sizeof rc, "%s/bashrc", dir);
+    snprintf(link, sizeof link, "%s/link.jsonl", dir);
+    snprintf(dangling, sizeof dangling, "%s/dangling.jsonl", dir);
+    snprintf(absent, sizeof absent, "%s/absent", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo.jsonl", dir);
+    snprintf(json, sizeof json, "%s/other.jsonl", dir);
+    snprintf(empty, sizeof empty, "%s/empty.jsonl", dir);
+    static const char rc_text[] = "alias ls='ls -F'\n";
+    /* a JSON line, but not a log's: "format" is not its first field */
+    static const char json_text[] = "{\"kind\":\"edit\",\"format\":\"sonicboom-edit-log-v2\"}\n";
+    FILE *f = fopen(rc, "wb");
+    fputs(rc_text, f);
+    fclose(f);
+    f = fopen(json, "wb");
+    fputs(json_text, f);
+    fclose(f);
+    f = fopen(empty, "wb");
+    fclose(f);
+    assert_int_equal(symlink(rc, link), 0);
+    assert_int_equal(symlink(absent, dangling), 0);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    const struct {
+        const char *path, *want;
+    } refused[] = {
+        {link, "is a symbolic link"}, {dangling, "is a symbolic link"},
+        {fifo, "is a FIFO"}, {rc, "is not a session log"},
+        {json, "is not a session log"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        sb_err err = {0};
+        assert_null(slog_open(refused[i].path, &err));
+        if (!strstr(err.msg, refused[i].want)) fail_msg("%s", err.msg);
+        assert_null(strchr(err.msg, '\n'));
+    }
+    char buf[128] = {0};
+    f = fopen(rc, "rb");
+    assert_int_equal(fread(buf, 1, sizeof buf, f), strlen(rc_text));
+    fclose(f);
+    assert_string_equal(buf, rc_text);
+    assert_int_equal(access(absent, F_OK), -1);
+    /* an empty file is a log to start; once started it is appended to */
+    snprintf(g_path, sizeof g_path, "%s", empty);
+    append(sample(1));
+    append(sample(2));
+    slog_reader *r = open_reader();
+    slog_entry e;
+    expect_entry(r, &e, 1);
+    expect_summary(r, &e, 1);
+    expect_entry(r, &e, 2);
+    expect_summary(r, &e, 1);
+    expect_end(r);
+    slog_reader_close(r);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_open_refuses_what_is_not_a_log),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_line_hash),
         cmocka_unit_test(test_torn_and_bad_lines),
