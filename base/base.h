@@ -142,7 +142,10 @@ int sb_write_file(const char *path, const void *data, size_t n, sb_err *err);
 int sb_open_append(const char *path, const char *what, sb_err *err);
 /* A file read by name (a table, a log, JSON input): refused unless a
  * regular file, the open never blocks (a FIFO, a device), a directory is
- * named as one. A descriptor, or -1 with err filled. */
+ * named as one. A descriptor, or -1 with err filled: "WHAT: 'PATH' is a
+ * directory, expected a regular file". */
 int sb_open_read(const char *path, const char *what, sb_err *err);
+/* sb_open_read as a stdio stream ("rb"; caller fcloses), or NULL. */
+FILE *sb_fopen_read(const char *path, const char *what, sb_err *err);
 
 #endif /* SB_BASE_H */

@@ -57,13 +57,13 @@ static int sb__target_ok(const char *path, const char *where, sb_err *err) {
 
 int sb_out_create(sb_out *o, const char *path, sb_err *err) {
     *o = (sb_out){.fd = -1};
-    if (sb__target_ok(path, "write", err)) return -1;
+    if (sb__target_ok(path, "output", err)) return -1;
     size_t n = strlen(path);
     o->path = strdup(path);
     o->tmp = malloc(n + 32);
     if (!o->path || !o->tmp) {
         sb_out_abort(o);
-        return sb_err_set(err, "write", "'%s': out of memory", path);
+        return sb_err_set(err, "output", "'%s': out of memory", path);
     }
     /* O_EXCL with O_CREAT never opens an existing file or follows a link
      * planted at the name; a name taken is tried again with the next. */
@@ -79,7 +79,7 @@ int sb_out_create(sb_out *o, const char *path, sb_err *err) {
         if (errno != EEXIST) break;
     }
     int e = errno;
-    sb_err_set(err, "write", "cannot create a temporary beside '%s': %s", path,
+    sb_err_set(err, "output", "cannot create a temporary beside '%s': %s", path,
                strerror(e));
     free(o->tmp);
     o->tmp = NULL;
@@ -142,12 +142,12 @@ int sb_out_commit(sb_out *o, sb_err *err) {
     int e = sb__out_close(o);
     int rc = -1;
     if (e)
-        sb_err_set(err, "write", "cannot write '%s': %s", o->path, sb__why(e));
+        sb_err_set(err, "output", "cannot write '%s': %s", o->path, sb__why(e));
     /* Checked again just before the rename: the path may have become a
      * link or a device since the temporary was made. */
-    else if (sb__target_ok(o->path, "write", err)) {
+    else if (sb__target_ok(o->path, "output", err)) {
     } else if (rename(o->tmp, o->path) != 0)
-        sb_err_set(err, "write", "cannot rename '%s' to '%s': %s", o->tmp,
+        sb_err_set(err, "output", "cannot rename '%s' to '%s': %s", o->tmp,
                    o->path, strerror(errno));
     else {
         free(o->tmp);
@@ -192,9 +192,9 @@ static int sb__keep_regular(int fd, const char *path, const char *what,
     if (!e && !why) return fd;
     close(fd);
     if (why)
-        return sb_err_set(err, "open", "%s '%s' is %s, expected a regular "
-                          "file", what, path, why);
-    return sb_err_set(err, "open", "%s '%s': %s", what, path, strerror(e));
+        return sb_err_set(err, what, "'%s' is %s, expected a regular file",
+                          path, why);
+    return sb_err_set(err, what, "'%s': %s", path, strerror(e));
 }
 
 int sb_open_append(const char *path, const char *what, sb_err *err) {
@@ -205,15 +205,24 @@ int sb_open_append(const char *path, const char *what, sb_err *err) {
     if (fd >= 0) return sb__keep_regular(fd, path, what, err);
     struct stat st;
     if (errno == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        return sb_err_set(err, "open", "%s '%s' is a symbolic link: refused "
-                          "(give the file's own path)", what, path);
-    return sb_err_set(err, "open", "cannot open %s '%s': %s", what, path,
-                      strerror(errno));
+        return sb_err_set(err, what, "'%s' is a symbolic link: refused (give "
+                          "the file's own path)", path);
+    return sb_err_set(err, what, "cannot open '%s': %s", path, strerror(errno));
 }
 
 int sb_open_read(const char *path, const char *what, sb_err *err) {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd >= 0) return sb__keep_regular(fd, path, what, err);
-    return sb_err_set(err, "open", "cannot open %s '%s': %s", what, path,
-                      strerror(errno));
+    return sb_err_set(err, what, "cannot open '%s': %s", path, strerror(errno));
+}
+
+FILE *sb_fopen_read(const char *path, const char *what, sb_err *err) {
+    int fd = sb_open_read(path, what, err);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        sb_err_set(err, what, "'%s': out of memory", path);
+    }
+    return f;
 }

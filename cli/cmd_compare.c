@@ -271,9 +271,11 @@ done:
 
 /* Opens the rows file and checks it holds exactly the rows described. */
 static int cmp__dump_rows(cmp_src *s) {
-    s->f = fopen(s->data_path, "rb");
+    sb_err err = {0};
+    s->f = sb_fopen_read(s->data_path, "rows file", &err);
     struct stat st;
-    if (!s->f || fstat(fileno(s->f), &st))
+    if (!s->f) return cli_fail("compare", "%s (the rows of %s)", err.msg, s->path);
+    if (fstat(fileno(s->f), &st))
         return cli_fail("compare", "cannot open '%s' (the rows of %s): %m",
                         s->data_path, s->path);
     uint64_t want = (uint64_t)(s->n_seq - s->first) * (uint64_t)s->n_vocab * 4;
@@ -289,18 +291,20 @@ static int cmp__dump_rows(cmp_src *s) {
 
 static int cmp__open(cmp_src *s, const char *path, long ref_prompt) {
     s->path = path;
-    s->f = fopen(path, "rb");
-    if (!s->f) return cli_fail("compare", "cannot open '%s': %m", path);
+    sb_err err = {0};
+    s->f = sb_fopen_read(path, "input", &err);
+    if (!s->f) return cli_fail("compare", "%s", err.msg);
     char magic[8];
     if (fread(magic, 1, 8, s->f) == 8 && !memcmp(magic, "SBREF002", 8)) {
         s->data_path = cli_path_with(path, "");
         if (!s->data_path) return cli_fail("compare", "out of memory");
         return cmp__ref_open(s, ref_prompt);
     }
+    rewind(s->f);
+    json_error_t jerr;
+    json_t *j = json_loadf(s->f, JSON_REJECT_DUPLICATES, &jerr);
     fclose(s->f);
     s->f = NULL;
-    json_error_t jerr;
-    json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (!j)
         return cli_fail("compare", "%s: neither an SBREF002 reference nor JSON: "
                         "%s (line %d)", path, jerr.text, jerr.line);

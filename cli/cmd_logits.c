@@ -119,9 +119,12 @@ static int cli__logits_prompt(const cli_logits_opts *o, const eng_model *m,
                               int32_t **ids, int32_t *n) {
     if (o->ids_in) {
         json_error_t jerr;
-        json_t *a = strcmp(o->ids_in, "-")
-                        ? json_load_file(o->ids_in, JSON_REJECT_DUPLICATES, &jerr)
-                        : json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
+        sb_err err = {0};
+        FILE *in = strcmp(o->ids_in, "-") ? sb_fopen_read(o->ids_in, "--ids-in",
+                                                          &err) : stdin;
+        if (!in) return cli_fail("logits", "%s", err.msg);
+        json_t *a = json_loadf(in, JSON_REJECT_DUPLICATES, &jerr);
+        if (in != stdin) fclose(in);
         if (!a && jerr.line > 0)
             return cli_fail("logits", "--ids-in '%s': %s (line %d)", o->ids_in,
                             jerr.text, jerr.line);

@@ -138,9 +138,12 @@ const char *drf_language_for_id(const char *language_id);
  * start, *end past its last line's "\n" (or at len). Returns true with
  * that; false, with the whole text [0, len), when `language` (a name from
  * drf_language_for_path, an LSP languageId or a grammar name) has no
- * grammar, the text does not parse,
- * is over the parse limit, or no node qualifies. from and to are clamped
- * to 0..len and put in order. text is borrowed for the call.
+ * grammar, the text does not parse, or no node qualifies. A text over
+ * 256 KiB is parsed only in a window of whole lines 128 KiB each side of
+ * the range (a node cut by the window's edge is no answer; a window over
+ * 1 MiB is not parsed), so a call costs at most a bounded parse whatever
+ * the text's size. from and to are clamped to 0..len and put in order.
+ * text is borrowed for the call.
  *
  *     int64_t a, b;
  *     if (drf_enclosing_region(text, len, "c", cursor, cursor, &a, &b))

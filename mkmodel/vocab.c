@@ -257,7 +257,10 @@ int mk_vocab_json(const char *path, int32_t n_vocab, mk_vocab *out,
     if (n_vocab < 0 || n_vocab > MK_VOCAB_MAX)
         return sb_err_set(err, __func__, "vocabulary size %d, expected 0 (fit) "
                           "or 1..%d", (int)n_vocab, MK_VOCAB_MAX);
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    FILE *f = sb_fopen_read(path, "tokenizer.json", err);
+    if (!f) return -1;
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+    fclose(f);
     if (!root)
         return sb_err_set(err, __func__, "cannot read tokenizer.json '%s': %s "
                           "(line %d)", path, je.text, je.line);

@@ -27,10 +27,10 @@ slog_reader *slog_reader_open(const char *path, sb_err *err) {
         sb_err_set(err, __func__, "out of memory");
         return NULL;
     }
-    r->f = fopen(path, "rb");
+    /* a regular file only: a directory is named as one, a FIFO never
+     * blocks the open */
+    r->f = sb_fopen_read(path, "session log", err);
     if (!r->f) {
-        sb_err_set(err, __func__, "cannot open session log '%s': %s", path,
-                   strerror(errno));
         free(r);
         return NULL;
     }

@@ -117,10 +117,10 @@ int stepcost_table_parse(const char *text, int64_t len, stepcost_table *t,
 /* The file's bytes, at most STEPCOST__MAX_FILE, into a malloc'd buffer. */
 static int stepcost__read(const char *path, char **text, int64_t *len,
                           sb_err *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sb_err_set(err, "cost table", "cannot read '%s': %s", path,
-                          strerror(errno));
+    /* a regular file only: a FIFO would block the open, a directory
+     * fail its reads as an I/O error */
+    FILE *f = sb_fopen_read(path, "cost table", err);
+    if (!f) return -1;
     char *buf = malloc(STEPCOST__MAX_FILE + 1);
     size_t n = buf ? fread(buf, 1, STEPCOST__MAX_FILE + 1, f) : 0;
     int bad = !buf ? ENOMEM : ferror(f) ? EIO : 0;

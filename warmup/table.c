@@ -296,19 +296,14 @@ int wu_table_parse(const char *text, size_t len, wu_table *t, sb_err *err) {
 
 int wu_table_load(const char *path, wu_table *t, char sha256[65], sb_err *err) {
     memset(t, 0, sizeof *t);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* a regular file only, and the open never blocks (a FIFO) */
+    int fd = sb_open_read(path, "warm-up table", err);
     struct stat st;
-    if (fd < 0 || fstat(fd, &st)) {
-        sb_err_set(err, "warm-up table", "cannot open '%s': %s", path,
-                   strerror(errno));
-        if (fd >= 0) close(fd);
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size > WU_MAX_FILE) {
+    if (fd < 0) return -1;
+    if (fstat(fd, &st) || st.st_size > WU_MAX_FILE) {
         close(fd);
-        return sb_err_set(err, "warm-up table", "'%s' is %s", path,
-                          S_ISREG(st.st_mode) ? "larger than a table may be (1 MiB)"
-                                              : "not a regular file");
+        return sb_err_set(err, "warm-up table", "'%s' is larger than a table "
+                          "may be (1 MiB)", path);
     }
     char *text = malloc((size_t)st.st_size + 1);
     ssize_t n = text ? read(fd, text, (size_t)st.st_size) : -1;

@@ -88,7 +88,10 @@ static const char *tasks__ext(const char *path) {
 /* meta.json: a flat object with the documented keys (others ignored). */
 static int tasks__meta(const char *path, bench_task *t, sb_err *err) {
     json_error_t je;
-    json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    FILE *f = sb_fopen_read(path, "bench task", err);
+    if (!f) return -1;
+    json_t *j = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+    fclose(f);
     if (!j)
         return sb_err_set(err, "bench task", "%s: line %d: %s", path,
                           je.line, je.text);

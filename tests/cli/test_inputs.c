@@ -69,6 +69,27 @@ static void test_directory_input(void **state) {
     assert_int_equal(test_sb("edit -m '%s' --file '%s' --instruction x", model,
                              test_sb_dir()), 1);
     expect_err("it is a directory, expected a file");
+    /* the other inputs read by name (issue 38): a cost table said
+     * "Input/output error", replay "read failed after line 0", and
+     * compare, --ids-in and --vocab parsed a directory as empty JSON */
+    const char *dir = test_sb_dir();
+    assert_int_equal(test_sb("edit -m '%s' --file '%s' --instruction x "
+                             "--cost-table '%s'", model, model, dir), 1);
+    expect_err("cost table: '");
+    expect_err("' is a directory, expected a regular file");
+    assert_int_equal(test_sb("replay '%s'", dir), 1);
+    expect_err("session log: '");
+    expect_err("' is a directory, expected a regular file");
+    assert_int_equal(test_sb("compare '%s' '%s'", dir, dir), 1);
+    expect_err("is a directory, expected a regular file");
+    assert_int_equal(test_sb("logits -m '%s' --ids-in '%s' --out '%s'", model,
+                             dir, test_sb_path(0, "x")), 1);
+    expect_err("--ids-in: '");
+    expect_err("' is a directory, expected a regular file");
+    assert_int_equal(test_sb("mkmodel --shape tiny --quant f32 --quiet --vocab "
+                             "'%s' -o '%s'", dir, test_sb_path(0, "v.gguf")), 1);
+    expect_err("tokenizer.json: '");
+    expect_err("' is a directory, expected a regular file");
 }
 
 /* A model named with an escape sequence (set the window title, clear the

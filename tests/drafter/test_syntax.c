@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../drafter/drafter.h"
@@ -176,8 +177,34 @@ static void test_region_python(void **state) {
     assert_memory_equal(src + a, want, strlen(want));
 }
 
+/* A text of any size is parsed only around the range (issue 38: an empty
+ * codeAction parsed a 60 MB document whole on the message thread, 31 s and
+ * 3.4 GB). Past 64 MiB, the old limit, no region was found at all; now the
+ * one around the cursor is, at the right offsets. A single line too long
+ * for a window is not parsed. */
+static void test_region_in_a_huge_text(void **state) {
+    (void)state;
+    size_t one = strlen(REGION_C), copies = ((size_t)65 << 20) / one + 1;
+    int64_t len = (int64_t)(one * copies);
+    char *big = malloc((size_t)len);
+    assert_non_null(big);
+    for (size_t i = 0; i < copies; i++) memcpy(big + i * one, REGION_C, one);
+    const char *if_stmt = "    if (y > 2) {\n        y = 0;\n    }\n";
+    int64_t base = (int64_t)(one * (copies / 2)), c = base + at("y = 0"), a, b;
+    assert_true(drf_enclosing_region(big, len, "c", c, c, &a, &b));
+    assert_int_equal(a, base + at("    if (y"));
+    assert_int_equal(b - a, (int64_t)strlen(if_stmt));
+    assert_memory_equal(big + a, if_stmt, strlen(if_stmt));
+    /* one line of 65 MiB: no window of whole lines fits; the whole text */
+    memset(big, 'x', (size_t)len);
+    assert_false(drf_enclosing_region(big, len, "c", len / 2, len / 2, &a, &b));
+    assert_true(a == 0 && b == len);
+    free(big);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_region_in_a_huge_text),
         cmocka_unit_test(test_language_for_path),
         cmocka_unit_test(test_language_for_id),
         cmocka_unit_test(test_every_grammar_parses),

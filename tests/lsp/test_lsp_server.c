@@ -103,10 +103,13 @@ static json_t *await_response(client *c, int64_t id) {
     return NULL;
 }
 
-static void initialize(client *c, bool progress) {
+/* initialize; doc_changes: whether the client announces
+ * workspaceEdit.documentChanges (versioned edits). */
+static void initialize_with(client *c, bool progress, bool doc_changes) {
     json_t *caps = json_pack("{s:{s:[s]},s:{s:{s:b}},s:{s:{s:{s:[i]}}}}",
                              "general", "positionEncodings", "utf-16",
-                             "workspace", "workspaceEdit", "documentChanges", 1,
+                             "workspace", "workspaceEdit", "documentChanges",
+                             (int)doc_changes,
                              "textDocument", "codeAction", "tagSupport",
                              "valueSet", 1);
     if (progress) json_object_set_new(caps, "window", json_pack("{s:b}",
@@ -124,6 +127,10 @@ static void initialize(client *c, bool progress) {
                          json_object_get(caps_out, "textDocumentSync"), "change")), 2);
     json_decref(r);
     client_notify(c, "initialized", NULL);
+}
+
+static void initialize(client *c, bool progress) {
+    initialize_with(c, progress, true);
 }
 
 static void open_and_sync(client *c, doc *d) {
@@ -576,19 +583,21 @@ static void test_model_file_replaced(void **state) {
     shutdown_and_exit(&c, 0);
 }
 
-/* An edit finished, its job released, its answer not yet sent, and the
- * document closed and opened again at the same version with other text
- * (VS Code restarts a reopened document at version 1). The answer must be
- * -32801, never an applyEdit for that version onto the new text. The
- * window is held open without timing: the test holds the session log's
- * lock, which the server takes after the progress ends and before the
- * answer, until the reopen has been read. Before: applyEdit. */
-static void test_reopened_document(void **state) {
-    (void)state;
+/* An edit finished, its job released, its answer not yet sent, and then
+ * (round 0) the document closed and opened again at the same version with
+ * other text (VS Code restarts a reopened document at version 1); (round
+ * 1) the same for a client without documentChanges, whose edit would carry
+ * no version at all; (round 2) a didChange refused (its version not above
+ * the document's), which leaves the document out of sync. The answer must
+ * be -32801, never an applyEdit. The window is held open without timing:
+ * the test holds the session log's lock, which the server takes after the
+ * progress ends and before the answer, until the change has been read.
+ * Before: applyEdit in every round. */
+static void reopen_round(int round) {
     client c;
     doc d = {0};
     start_server(&c, NULL);
-    initialize(&c, true);
+    initialize_with(&c, true, round != 1);
     open_and_sync(&c, &d);
     int lock = open(g_log, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     assert_true(lock >= 0);
@@ -609,11 +618,17 @@ static void test_reopened_document(void **state) {
         json_decref(m);
     }
     assert_true(ended);
-    client_notify(&c, "textDocument/didClose", json_pack(
-        "{s:{s:s}}", "textDocument", "uri", URI));
-    client_notify(&c, "textDocument/didOpen", json_pack(
-        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId",
-        "plaintext", "version", 2, "text", "another text\nentirely\n"));
+    if (round < 2) {
+        client_notify(&c, "textDocument/didClose", json_pack(
+            "{s:{s:s}}", "textDocument", "uri", URI));
+        client_notify(&c, "textDocument/didOpen", json_pack(
+            "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId",
+            "plaintext", "version", 2, "text", "another text\nentirely\n"));
+    } else {
+        client_notify(&c, "textDocument/didChange", json_pack(
+            "{s:{s:s,s:i},s:[{s:s}]}", "textDocument", "uri", URI, "version", 2,
+            "contentChanges", "text", "replayed\n"));
+    }
     /* answered only once both notifications before it were handled */
     json_decref(action_range(&c, URI, 0, 0));
     assert_int_equal(flock(lock, LOCK_UN), 0);
@@ -624,6 +639,11 @@ static void test_reopened_document(void **state) {
     json_decref(r);
     free(d.text);
     shutdown_and_exit(&c, 0);
+}
+
+static void test_reopened_document(void **state) {
+    (void)state;
+    for (int round = 0; round < 3; round++) reopen_round(round);
 }
 
 int main(void) {

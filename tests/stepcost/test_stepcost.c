@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../stepcost/stepcost.h"
@@ -142,7 +143,17 @@ static void test_load(void **state) {
     unlink(path);
     memset(&err, 0, sizeof err);
     assert_int_equal(stepcost_table_load(path, &t, &err), -1);
-    assert_non_null(strstr(err.msg, "cannot read"));
+    assert_non_null(strstr(err.msg, "cannot open"));
+    /* a directory is named as one (it was "Input/output error"); a FIFO
+     * is refused without blocking the open (it blocked for good) */
+    memset(&err, 0, sizeof err);
+    assert_int_equal(stepcost_table_load("/tmp", &t, &err), -1);
+    assert_non_null(strstr(err.msg, "'/tmp' is a directory, expected a regular file"));
+    assert_int_equal(mkfifo(path, 0600), 0);
+    memset(&err, 0, sizeof err);
+    assert_int_equal(stepcost_table_load(path, &t, &err), -1);
+    assert_non_null(strstr(err.msg, "is a FIFO, expected a regular file"));
+    unlink(path);
 }
 
 /* Measured costs go in one at a time; bad ones are refused by name. */

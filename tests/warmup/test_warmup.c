@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../warmup/warmup.h"
 #include "../support/run_sb.h"
@@ -338,7 +340,15 @@ static void test_malformed(void **state) {
     assert_non_null(strstr(err.msg, "larger"));
     err = (sb_err){0};
     assert_int_equal(wu_table_load(test_sb_dir(), &t, NULL, &err), -1);
-    assert_non_null(strstr(err.msg, "not a regular file"));
+    assert_non_null(strstr(err.msg, "is a directory, expected a regular file"));
+    /* a FIFO with no writer blocked the open (sb warmup --import, sb
+     * verify, sb-lsp's initialize) for good; it is refused at once */
+    unlink(edited);
+    assert_int_equal(mkfifo(edited, 0600), 0);
+    err = (sb_err){0};
+    assert_int_equal(wu_table_load(edited, &t, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "is a FIFO, expected a regular file"));
+    unlink(edited);
 }
 
 /* ---- the commands ---- */
