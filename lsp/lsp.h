@@ -249,6 +249,12 @@ typedef struct lsp_server lsp_server;
 lsp_server *lsp_server_create(const lsp_config *cfg, int out_fd, sb_err *err);
 /* Stops the worker (cancelling any edit) and frees everything. */
 void lsp_server_destroy(lsp_server *s);
+/* Stops the worker (cancelling any edit: nothing is applied) and closes
+ * the session log, writing its session's summary, without freeing
+ * anything: for a process about to end on a signal while lsp_server_run
+ * may still be reading (lsp/main.c). Call at most once, and never with
+ * lsp_server_destroy. */
+void lsp_server_finish(lsp_server *s);
 
 /* Reads and answers messages from in_fd until `exit` or the end of the
  * stream. Returns the process exit code the LSP specification asks for: 0

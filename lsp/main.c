@@ -2,11 +2,41 @@
  * sb-lsp — the SonicBoom language server: `sb-lsp --stdio [options]`.
  */
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lsp.h"
+
+/* ---- ending on a signal -------------------------------------------------- */
+
+/* SIGTERM (what editors, process managers and `timeout` send), SIGINT and
+ * SIGHUP end the server the way the end of its input does: the edit in
+ * progress is cancelled and the session log gets its session's summary,
+ * so `sb replay` does not call an intact log truncated. The signals are
+ * blocked in every thread and taken by one thread of their own, which
+ * may lock, join and write (a handler may not). */
+typedef struct main__signals {
+    sigset_t set;
+    lsp_server *server;
+    pthread_mutex_t lock; /* held while the server is finished or freed */
+    bool done;            /* main is destroying the server itself */
+} main__signals;
+
+static void *main__signal_thread(void *arg) {
+    main__signals *g = arg;
+    int sig = 0;
+    if (sigwait(&g->set, &sig) != 0) return NULL;
+    pthread_mutex_lock(&g->lock);
+    if (!g->done) {
+        lsp_server_finish(g->server);
+        _exit(128 + sig); /* the shell's code for "ended by sig" */
+    }
+    pthread_mutex_unlock(&g->lock);
+    return NULL;
+}
 
 static const char *lsp__help =
     "usage: sb-lsp --stdio [options]\n"
@@ -84,13 +114,27 @@ int main(int argc, char **argv) {
      * the append fails with EFBIG and the user is told, the session goes
      * on (docs/limits.md, "Files"). */
     signal(SIGXFSZ, SIG_IGN);
+    static main__signals g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    sigemptyset(&g.set);
+    sigaddset(&g.set, SIGTERM);
+    sigaddset(&g.set, SIGINT);
+    sigaddset(&g.set, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &g.set, NULL); /* before any thread starts */
     lsp_server *s = lsp_server_create(&cfg, 1, &err);
     lsp_config_free(&cfg);
     if (!s) {
         fprintf(stderr, "sb-lsp: %s\n", err.msg);
         return 1;
     }
+    g.server = s;
+    pthread_t sig_thread;
+    bool sig_started = pthread_create(&sig_thread, NULL, main__signal_thread,
+                                      &g) == 0;
     int code = lsp_server_run(s, 0);
+    pthread_mutex_lock(&g.lock);
+    g.done = true;
+    pthread_mutex_unlock(&g.lock);
+    if (sig_started) pthread_detach(sig_thread);
     lsp_server_destroy(s);
     return code;
 }

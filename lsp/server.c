@@ -302,6 +302,10 @@ fail:
     return NULL;
 }
 
+void lsp_server_finish(lsp_server *s) {
+    lsp__worker_stop(s);
+}
+
 void lsp_server_destroy(lsp_server *s) {
     if (!s) return;
     lsp__worker_stop(s);

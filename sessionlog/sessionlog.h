@@ -132,8 +132,15 @@ typedef struct slog_entry {
 typedef struct slog_writer slog_writer;
 
 /* Opens (creating, mode 0644) a log for appending and starts a session
- * with a new random id. NULL with err filled. */
+ * with a new random id. NULL with err filled; refused: a symbolic link at
+ * path, anything but a regular file, a file that is not empty and does
+ * not begin as a log line does (session-log.md, "Opening the log"). */
 slog_writer *slog_open(const char *path, sb_err *err);
+/* How long an append waits for the file's lock while another process
+ * holds it (SLOG_LOCK_WAIT_MS unless set; at least 1 ms); past it the
+ * append fails, saying so, and writes nothing. */
+enum { SLOG_LOCK_WAIT_MS = 10000 };
+void slog_set_lock_wait(slog_writer *w, int ms);
 /* Appends e (kind, session, seq and prev_sha256 are the writer's) as one
  * line and fsyncs it. -1 with err filled; the file then holds either the
  * whole line or none of it, unless the disk filled up mid-write: the next

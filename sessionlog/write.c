@@ -17,6 +17,7 @@
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "slog_internal.h"
@@ -26,6 +27,7 @@ struct slog_writer {
     char *path;          /* owned, for messages */
     char session[33];
     int64_t seq;         /* entries this session wrote (torn ones included) */
+    int lock_wait_ms;    /* slog_set_lock_wait */
     /* the file's last line, as far as this writer knows */
     bool tail_known;
     off_t tail_end;      /* the file's size when it was last read or written */
@@ -149,13 +151,29 @@ static int slog__append_line(slog_writer *w, slog__link *l, const slog_entry *e,
     return 0;
 }
 
+/* Takes the file's exclusive lock, waiting at most w->lock_wait_ms for
+ * another holder: a lock held for good (another process stopped, or
+ * hostile) must not hold up every edit's answer. */
+static int slog__lock(slog_writer *w, sb_err *err) {
+    const struct timespec tick = {0, 5 * 1000 * 1000};
+    for (int waited = 0;; waited += 5) {
+        if (flock(w->fd, LOCK_EX | LOCK_NB) == 0) return 0;
+        if (errno == EINTR) continue;
+        if (errno != EWOULDBLOCK)
+            return sb_err_set(err, "slog_append", "%s: cannot lock: %s", w->path,
+                              strerror(errno));
+        if (waited >= w->lock_wait_ms)
+            return sb_err_set(err, "slog_append", "%s: another process has held "
+                              "its lock for %.1f s; this line was not written",
+                              w->path, w->lock_wait_ms / 1000.0);
+        nanosleep(&tick, NULL);
+    }
+}
+
 /* slog__append_line under the file's exclusive lock. */
 static int slog__append_locked(slog_writer *w, slog__link *l, const slog_entry *e,
                                sb_err *err) {
-    while (flock(w->fd, LOCK_EX))
-        if (errno != EINTR)
-            return sb_err_set(err, "slog_append", "%s: cannot lock: %s", w->path,
-                              strerror(errno));
+    if (slog__lock(w, err)) return -1;
     int rc = slog__append_line(w, l, e, err);
     flock(w->fd, LOCK_UN);
     return rc;
@@ -209,6 +227,7 @@ slog_writer *slog_open(const char *path, sb_err *err) {
         sb_err_set(err, __func__, "out of memory");
         return NULL;
     }
+    w->lock_wait_ms = SLOG_LOCK_WAIT_MS;
     w->fd = sb_open_append(path, "session log", err);
     if (w->fd < 0 || slog__check_head(w, err) || slog__new_session(w->session, err))
         goto fail;
@@ -219,6 +238,8 @@ fail:
 }
 
 const char *slog_session(const slog_writer *w) { return w->session; }
+
+void slog_set_lock_wait(slog_writer *w, int ms) { w->lock_wait_ms = ms < 1 ? 1 : ms; }
 
 int slog_close(slog_writer *w, sb_err *err) {
     if (!w) return 0;

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 
 #include "../../edit/edit.h"
 #include "chain_model.h"
@@ -641,6 +642,78 @@ static void reopen_round(int round) {
     shutdown_and_exit(&c, 0);
 }
 
+/* SIGTERM (editors, process managers and `timeout` send it) ends the
+ * server like the end of its input: the session gets its summary, so the
+ * log's last line is one and replay does not call it truncated. Before:
+ * killed, no summary, `sb replay` said DAMAGED (exit 3). */
+static void test_sigterm_writes_summary(void **state) {
+    (void)state;
+    client c;
+    doc d = {0};
+    start_server(&c, NULL);
+    initialize(&c, false);
+    open_and_sync(&c, &d);
+    json_t *arg = json_pack("{s:s,s:s}", "uri", URI, "instruction",
+                            "Shout the second line");
+    outcome o = run_edit(&c, &d, arg, NULL);
+    assert_int_equal(client_error_code(o.response), 0);
+    json_decref(o.response);
+    assert_int_equal(kill(c.pid, SIGTERM), 0);
+    /* stdin stays open: the signal alone must end it */
+    json_t *m;
+    while ((m = client_next(&c))) json_decref(m);
+    int status = 0;
+    assert_int_equal(waitpid(c.pid, &status, 0), c.pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 128 + SIGTERM);
+    close(c.to);
+    close(c.from);
+    lsp_reader_destroy(c.reader);
+    size_t cap = 0;
+    char *line = NULL, *last = NULL;
+    FILE *f = fopen(g_log, "rb");
+    assert_non_null(f);
+    while (getline(&line, &cap, f) > 0) {
+        free(last);
+        last = strdup(line);
+    }
+    fclose(f);
+    assert_non_null(last);
+    assert_non_null(strstr(last, "\"kind\":\"summary\""));
+    free(last);
+    free(line);
+    free(d.text);
+}
+
+/* A file size limit (ulimit -f) the session log has passed: the append
+ * fails with EFBIG, the user is warned, the edit is answered and the
+ * server goes on and exits 0. Before: SIGXFSZ killed it mid-session. */
+static void test_file_size_limit(void **state) {
+    (void)state;
+    client c;
+    doc d = {0};
+    fixture();
+    struct rlimit was, small;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+    small = (struct rlimit){64, was.rlim_max}; /* the log is larger already */
+    FILE *f = fopen(g_log, "ab"); /* make sure of that */
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    start_server(&c, NULL);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+    initialize(&c, false);
+    open_and_sync(&c, &d);
+    json_t *arg = json_pack("{s:s,s:s}", "uri", URI, "instruction",
+                            "Shout the second line");
+    outcome o = run_edit(&c, &d, arg, NULL);
+    assert_int_equal(client_error_code(o.response), 0);
+    assert_true(o.shows >= 1); /* the log's warning */
+    json_decref(o.response);
+    free(d.text);
+    shutdown_and_exit(&c, 0);
+}
+
 static void test_reopened_document(void **state) {
     (void)state;
     for (int round = 0; round < 3; round++) reopen_round(round);
@@ -655,6 +728,8 @@ int main(void) {
         cmocka_unit_test(test_cost_table),
         cmocka_unit_test(test_model_file_replaced),
         cmocka_unit_test(test_reopened_document),
+        cmocka_unit_test(test_sigterm_writes_summary),
+        cmocka_unit_test(test_file_size_limit),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cleanup();

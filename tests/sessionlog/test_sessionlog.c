@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -429,8 +431,38 @@ static void test_open_refuses_what_is_not_a_log(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* A lock another process holds for good no longer holds up every edit's
+ * answer: the append waits a bounded time, fails saying why, and writes
+ * nothing; once the lock is free it goes on. Before: it waited forever. */
+static void test_lock_wait_is_bounded(void **state) {
+    (void)state;
+    fresh_path();
+    sb_err err = {0};
+    slog_writer *w = slog_open(g_path, &err);
+    assert_non_null(w);
+    slog_set_lock_wait(w, 50);
+    int other = open(g_path, O_RDONLY | O_CLOEXEC);
+    assert_true(other >= 0);
+    assert_int_equal(flock(other, LOCK_EX), 0);
+    slog_entry e = sample(1);
+    assert_int_equal(slog_append(w, &e, &err), -1);
+    assert_non_null(strstr(err.msg, "another process has held its lock"));
+    assert_int_equal(file_size(), 0);
+    close(other); /* the lock goes with it */
+    err = (sb_err){0};
+    if (slog_append(w, &e, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(slog_close(w, &err), 0);
+    slog_reader *r = open_reader();
+    expect_entry(r, &e, 1);
+    expect_summary(r, &e, 1);
+    expect_end(r);
+    slog_reader_close(r);
+    unlink(g_path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lock_wait_is_bounded),
         cmocka_unit_test(test_open_refuses_what_is_not_a_log),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_line_hash),
