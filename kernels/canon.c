@@ -39,15 +39,22 @@ static int8_t krn__round_q8(float v) {
 }
 
 /* One group of g elements (32 or 256) into g/32 blocks: one scale for the
- * group (stored in each of its blocks), a code sum per block. */
+ * group (stored in each of its blocks), a code sum per block. A group
+ * holding a NaN gets the scale NaN, so every dot product it enters is NaN
+ * and the step's check of the logits refuses them: a NaN made code 0 (and
+ * the group's codes scaled by the rest) would quietly give finite logits.
+ * An Inf needs no such rule: amax = Inf makes every product Inf·0 = NaN.
+ * Finite groups are untouched, bit for bit. */
 static void krn__quantize_act_group(const float *x, krn_act_block *o, int64_t g) {
     float amax = 0.0f;
+    bool nan = false;
     for (int64_t i = 0; i < g; i++) {
         float a = fabsf(x[i]);
         amax = a > amax ? a : amax;
+        nan |= a != a;
     }
     const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
-    const float d = amax / 127.0f;
+    const float d = nan ? NAN : amax / 127.0f;
     for (int64_t b = 0; b < g / KRN_QBLOCK; b++) {
         int32_t sum = 0;
         for (int i = 0; i < KRN_QBLOCK; i++) {

@@ -91,7 +91,8 @@ bool krn_quantize_row(krn_type type, const float *src, void *dst, int64_t n);
  * K-quants (whose super-blocks are 256), else 32, the weight block (a row
  * read by weights of both kinds is quantized both ways). Per group: amax = max |x_i| (a NaN never wins), id = 127 / amax (0 when
  * amax is 0), qx_i = rint(x_i * id) clamped to [-127, 127] (NaN: 0), and
- * dx = amax / 127. Per 32-element block b: s_b = Σ qx_i over the block.
+ * dx = amax / 127, or NaN when any x_i of the group is a NaN (so that a
+ * NaN activation makes the outputs it enters NaN, never a quiet 0). Per 32-element block b: s_b = Σ qx_i over the block.
  *
  * Quantized matmul, one output y = W[o,:]·x. The weight row is read as
  * int8 codes q (krn_unpack_row) in 32-element blocks, with each block's

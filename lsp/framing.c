@@ -249,6 +249,13 @@ static lsp_read_status lsp__headers(lsp_reader *r, uint64_t *len, sb_err *err) {
             bad = true;
             sb_err_set(err, "lsp_reader_next", "more than %d header lines",
                        LSP_MAX_HEADERS);
+        } else if (memchr(line, '\0', n)) {
+            /* the line is parsed as a C string: "Content-Length: 2\0junk"
+             * would pass as "Content-Length: 2" */
+            bad = true;
+            sb_err_set(err, "lsp_reader_next", "header line holds a NUL byte "
+                       "(at byte %zu)", (size_t)((const char *)memchr(line, '\0',
+                                                                   n) - line));
         } else if (!lsp__header(line, &have_len, len, err)) {
             bad = true;
         }

@@ -247,6 +247,34 @@ static void slog__judge_missing(slog__judge *j, int64_t i, const slog__session *
     }
 }
 
+/* A line linked to the one before it must also go on its session's
+ * numbering: the next number, or past as many numbers as there are lines
+ * damaged in place between (each may have been one of its entries). A
+ * line that skips more was re-pointed over deleted entries (delete a
+ * session's last entry, re-point its summary: the chain holds, the count
+ * does not); one that goes back repeats a number. false when it was
+ * flagged. */
+static bool slog__numbered_on(slog__judge *j, int64_t i, const slog__session *s) {
+    const slog__rec *r = &j->recs[i];
+    int64_t gap = r->seq - s->last_seq - 1, unreadable = 0;
+    for (int64_t m = s->last + 1; m < i; m++) /* a torn entry keeps its number */
+        unreadable += j->recs[m].dup_of < 0 && slog__unreadable(&j->recs[m]);
+    if (gap > unreadable) {
+        slog__damage(j, i, SLOG_DELETION, "entries %lld..%lld of session %.8s "
+                     "are missing before line %lld (the chain was re-pointed "
+                     "over them)", (long long)s->last_seq + 1,
+                     (long long)r->seq - 1, s->id, SLOG__LINE(i));
+        return false;
+    }
+    if (gap < 0) {
+        slog__damage(j, i, SLOG_EDITED, "line %lld is numbered %lld in session "
+                     "%.8s, which already reached %lld", SLOG__LINE(i),
+                     (long long)r->seq, s->id, (long long)s->last_seq);
+        return false;
+    }
+    return true;
+}
+
 /* Line i in its session: not after the summary; where its chain starts,
  * the break explained; a summary that counts its own number. */
 static void slog__judge_line(slog__judge *j, int64_t i) {
@@ -258,6 +286,8 @@ static void slog__judge_line(slog__judge *j, int64_t i) {
                      SLOG__LINE(s->summary));
         return;
     }
+    if (slog__linked(j, i) && s->first >= 0 && !slog__numbered_on(j, i, s))
+        return;
     if (!slog__linked(j, i)) {
         if (r->pred == SLOG__MISSING) {
             slog__judge_missing(j, i, s);
@@ -280,12 +310,23 @@ static void slog__judge_line(slog__judge *j, int64_t i) {
     s->last = i;
 }
 
-/* Every chained line in file order, then the unreadable ones left. */
+/* Every chained line in file order, then the unreadable ones left. A v1
+ * line (no chain) may only come before every chained line: an old log
+ * continued in v2. After one, it was added: formats do not mix back. */
 static void slog__judge_breaks(slog__judge *j) {
+    int64_t first_chained = -1;
     for (int64_t i = 0; i < j->n; i++) {
         const slog__rec *r = &j->recs[i];
-        if (r->dup_of < 0 && !r->flagged && r->state == SLOG__CHAINED)
+        if (r->dup_of >= 0 || r->flagged) continue;
+        if (r->state == SLOG__CHAINED) {
+            if (first_chained < 0) first_chained = i;
             slog__judge_line(j, i);
+        } else if (r->state == SLOG__V1 && first_chained >= 0) {
+            slog__damage(j, i, SLOG_INSERTION, "line %lld is a v1 line (no "
+                         "chain) after v2 lines (from line %lld): a v1 log may "
+                         "only precede a v2 one, so it was added", SLOG__LINE(i),
+                         SLOG__LINE(first_chained));
+        }
     }
     for (int64_t i = 0; i < j->n; i++) {
         const slog__rec *r = &j->recs[i];

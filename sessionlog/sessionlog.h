@@ -31,9 +31,11 @@
  * longer has the hash its successor names; an added line is pointed at by
  * nothing; a moved one is pointed at from the wrong place; a log cut short
  * ends inside a session, without its summary. slog_verify names each.
- * What no chain can show: a log cut exactly after a summary, or rewritten
- * whole with new hashes. For that, keep the head hash slog_verify reports
- * (the last line's) where the log cannot be edited.
+ * What no chain can show: a suffix rewritten (the log cut anywhere and
+ * lines appended chained to the last kept, a forged summary included), or
+ * the log rewritten whole with new hashes. For that, keep the head hash
+ * slog_verify reports (the last line's) where the log cannot be edited:
+ * lines up to a line with that hash are as they were (session-log.md).
  *
  * Crash safety: each line is one write() to a file opened with O_APPEND,
  * then fsync'd, under an exclusive flock (so that two servers sharing a log

@@ -8,12 +8,15 @@
  * amax is 0) and dx = amax / 127 as canon.c computes them; per element
  * rint(x·id) by vroundps to nearest, a NaN made 0, then clamped to ±127 —
  * canon.c's order of the same three cases — and the block sums in int32.
+ * A group holding a NaN gets dx = NaN, as in canon.c (an unordered
+ * compare of each element with itself finds it).
  */
 #include "qdot.h"
 
 #if KRN_CPU_HAVE_X86
 
 #include <immintrin.h>
+#include <math.h>
 
 #define KRN__T __attribute__((target("avx2,f16c")))
 
@@ -45,15 +48,18 @@ KRN__T static void krn__quantize_act_avx2(const float *x, krn_act_block *out,
                                           int64_t n, int64_t g) {
     const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
     for (int64_t g0 = 0; g0 < n; g0 += g) {
-        __m256 m = _mm256_setzero_ps();
-        for (int64_t i = g0; i < g0 + g; i += 8)
-            m = _mm256_max_ps(_mm256_and_ps(_mm256_loadu_ps(x + i), abs_mask), m);
+        __m256 m = _mm256_setzero_ps(), nan = _mm256_setzero_ps();
+        for (int64_t i = g0; i < g0 + g; i += 8) {
+            const __m256 v = _mm256_loadu_ps(x + i);
+            m = _mm256_max_ps(_mm256_and_ps(v, abs_mask), m);
+            nan = _mm256_or_ps(nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+        }
         float lanes[8];
         _mm256_storeu_ps(lanes, m);
         float amax = 0.0f;
         for (int k = 0; k < 8; k++) amax = lanes[k] > amax ? lanes[k] : amax;
         const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
-        const float d = amax / 127.0f;
+        const float d = _mm256_movemask_ps(nan) ? NAN : amax / 127.0f;
         for (int64_t b = g0; b < g0 + g; b += KRN_QBLOCK) {
             krn_act_block *o = &out[b / KRN_QBLOCK];
             o->sum = krn__codes32(x + b, _mm256_set1_ps(id), o->q);

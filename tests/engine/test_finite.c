@@ -117,6 +117,20 @@ static const char *overflowing_model(void) {
     return patched(MK_RECIPE_F32, "output_norm.weight", 0, big, sizeof big, 0, 1);
 }
 
+/* Issue 38: a norm weight of 3e38 in the first layer makes activations
+ * Inf and then NaN; the quantizer made the NaNs codes of 0, and generation
+ * exited 0 with other tokens. Now a group holding a NaN has a NaN scale,
+ * its products are NaN, and the step's check stops generation. */
+static void test_first_layer_overflow(void **state) {
+    (void)state;
+    float big[256];
+    for (int i = 0; i < 256; i++) big[i] = 3e38f;
+    const char *path = patched(MK_RECIPE_Q8_0, "blk.0.attn_norm.weight", 0, big,
+                               sizeof big, 0, 1);
+    assert_int_equal(test_sb("generate -m '%s' -p 'abc' -n 8", path), 1);
+    assert_true(test_sb_output_has("err", "logits are not finite"));
+}
+
 static void test_logits_not_finite(void **state) {
     (void)state;
     const char *path = overflowing_model();
@@ -174,6 +188,7 @@ int main(void) {
         cmocka_unit_test(test_float_weights),
         cmocka_unit_test(test_quantized_scales),
         cmocka_unit_test(test_logits_not_finite),
+        cmocka_unit_test(test_first_layer_overflow),
         cmocka_unit_test(test_sb_generate_fails),
         cmocka_unit_test(test_good_models),
     };

@@ -159,6 +159,26 @@ static void test_quantize_act(void **state) {
     assert_same_float(b[8].d, 50.0f / 127.0f);
     assert_same_float(b[15].d, 50.0f / 127.0f);
     assert_true(b[16].d < b[8].d);
+
+    /* A NaN makes its group's scale NaN (issue 38: it was quantized to a
+     * code of 0 under the others' scale, and the logits came out finite
+     * and wrong); every other group keeps its bits. */
+    krn_act_block clean[N / 32];
+    for (int64_t g = 32; g <= 256; g *= 8) {
+        krn_quantize_act(x, clean, N, g);
+        float keep = x[700];
+        x[700] = NAN;
+        krn_quantize_act(x, b, N, g);
+        x[700] = keep;
+        for (int k = 0; k < N / 32; k++) {
+            bool hit = k * 32 / g == 700 / g;
+            if (hit) {
+                assert_true(isnan(b[k].d));
+            } else {
+                assert_memory_equal(&b[k], &clean[k], sizeof b[k]);
+            }
+        }
+    }
 }
 
 /* kernels.h pins id = 127/amax, not 1/d: the two can differ in the last

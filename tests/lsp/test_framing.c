@@ -206,9 +206,30 @@ static void test_writer_round_trip(void **state) {
     close(fds[1]);
 }
 
+/* A NUL in a header line: "Content-Length: 2\0junk" was read as the C
+ * string "Content-Length: 2" and accepted. It is a malformed header now
+ * (-32700 in the server), and the next message reads as usual. */
+static void test_nul_in_header(void **state) {
+    (void)state;
+    static const char in[] = "Content-Length: 2\0junk\r\n\r\n{}"
+                             "Content-Length: 11\r\n\r\n{\"id\":\"ok\"}";
+    mem_src m = {in, sizeof in - 1, 0, sizeof in};
+    lsp_reader *r = lsp_reader_create(mem_read, &m, 0);
+    const char *body;
+    size_t n;
+    sb_err err = {0};
+    assert_int_equal(lsp_reader_next(r, &body, &n, &err), LSP_READ_BAD);
+    assert_non_null(strstr(err.msg, "NUL"));
+    assert_int_equal(next(r, &body, &n), LSP_READ_OK);
+    assert_string_equal(body, "{\"id\":\"ok\"}");
+    assert_int_equal(next(r, &body, &n), LSP_READ_EOF);
+    lsp_reader_destroy(r);
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nul_in_header),
         cmocka_unit_test(test_messages_in_any_chunks),
         cmocka_unit_test(test_bad_headers_are_skipped),
         cmocka_unit_test(test_bad_length_with_body_resyncs),

@@ -387,8 +387,37 @@ static void test_v1_prefix(void **state) {
     free_lines(&old);
 }
 
+/* The chain holds but the count does not: a session's last entry deleted
+ * and only its summary re-pointed (it still counts 3, the session holds 2
+ * numbered 1..2). And a v1 line appended after v2 lines. Both read intact
+ * before (the second with a note). */
+static void test_repointed_and_mixed(void **state) {
+    (void)state;
+    lines ls = standard_log();
+    char dropped[65], before[65];
+    sb_sha256_hex(ls.l[6], strlen(ls.l[6]), dropped);
+    sb_sha256_hex(ls.l[5], strlen(ls.l[5]), before);
+    drop(&ls, 7);
+    replace_in(&ls, 7, dropped, before); /* the summary names entry 2 now */
+    slog_report rep = verify_lines(&ls);
+    expect_only(&rep, SLOG_DELETION, 7);
+    slog_report_free(&rep);
+    free_lines(&ls);
+
+    ls = standard_log();
+    char *v1 = strdup(ls.l[0]);
+    insert(&ls, 9, v1);
+    free(v1);
+    replace_in(&ls, 9, "sonicboom-edit-log-v2", "sonicboom-edit-log-v1");
+    rep = verify_lines(&ls);
+    expect_only(&rep, SLOG_INSERTION, 9);
+    slog_report_free(&rep);
+    free_lines(&ls);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_repointed_and_mixed),
         cmocka_unit_test(test_intact),
         cmocka_unit_test(test_deletion),
         cmocka_unit_test(test_insertion),
