@@ -45,9 +45,14 @@ eng_session *cli_session_open(const char *cmd, eng_model *m,
 /* Prints "sb <cmd>: message" on stderr; returns CLI_FAIL. */
 int cli_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Same, returns CLI_USAGE and points at --help. */
+/* Same, on the same line "(see sb <cmd> --help)"; returns CLI_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The subcommand's argv (sb.c sets it), for cli_bad_option. */
+extern char **cli_argv;
+/* What getopt_long returned '?' for, named in one line (getopt's own
+ * message is off: opterr = 0 in sb.c); returns CLI_USAGE. */
+int cli_bad_option(const char *cmd);
 
 /* Strict number parsing: the whole string, in range. */
 int cli_parse_int(const char *s, long lo, long hi, long *out);

@@ -88,7 +88,7 @@ static int cli__bench_run_opt(int c, const char *v, cli_bench_opts *o) {
         o->device_given = true;
         return cli_opt_device("bench", v, &o->device);
     }
-    return cli_usage("bench", "bad option");
+    return cli_bad_option("bench");
 }
 
 /* What --from-json allows beside it, and the defaults that change. */

@@ -108,7 +108,7 @@ static int cmp__parse(int argc, char **argv, cmp_opts *o) {
         case 's': rc = cmp__limit("--max-scaled", optarg, &o->max_scaled); break;
         case 't': rc = cmp__limit("--tie", optarg, &o->tie); break;
         case 'h': fputs(cli__cmp_help, stdout); return -1;
-        default: return cli_usage("compare", "bad option");
+        default: return cli_bad_option("compare");
         }
     }
     if (rc) return rc;

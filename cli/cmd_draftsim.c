@@ -80,7 +80,7 @@ static int cli__sim_opt(int c, cli_sim_opts *o) {
                              optarg, ENG_MAX_DRAFT);
         o->sim.max_draft = (int32_t)v;
         break;
-    default: return cli_usage("draftsim", "bad option");
+    default: return cli_bad_option("draftsim");
     }
     return CLI_OK;
 }

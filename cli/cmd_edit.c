@@ -96,7 +96,7 @@ static int cli__edit_region_opt(int c, cli_edit_opts *o) {
         o->edit.prefix_cache = on;
         return CLI_OK;
     }
-    return cli_usage("edit", "bad option");
+    return cli_bad_option("edit");
 }
 
 /* Parses --speculation, --device, --cost-table and the numbers; CLI_OK, a

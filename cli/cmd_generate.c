@@ -176,7 +176,7 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
             if (cli_opt_max_input("generate", optarg, &o->max_input)) return CLI_USAGE;
             break;
         case 'h': fputs(cli__gen_help, stdout); return -1;
-        default: return cli_usage("generate", "bad option");
+        default: return cli_bad_option("generate");
         }
     }
     if (optind < argc) return cli_usage("generate", "unexpected argument '%s'", argv[optind]);

@@ -103,7 +103,7 @@ static int cli__logits_parse(int argc, char **argv, cli_logits_opts *o) {
             o->chunk = (int)v;
             break;
         case 'h': fputs(cli__logits_help, stdout); return -1;
-        default: return cli_usage("logits", "bad option");
+        default: return cli_bad_option("logits");
         }
     }
     if (optind < argc) return cli_usage("logits", "unexpected argument '%s'", argv[optind]);

@@ -57,7 +57,7 @@ int cli_mkmodel(int argc, char **argv) {
             o.window = (int32_t)v;
             break;
         case 'h': fputs(cli__mk_help, stdout); return CLI_OK;
-        default: return cli_usage("mkmodel", "bad option");
+        default: return cli_bad_option("mkmodel");
         }
     }
     if (optind < argc) return cli_usage("mkmodel", "unexpected argument '%s'", argv[optind]);

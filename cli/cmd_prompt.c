@@ -61,7 +61,7 @@ static int cli__prompt_parse(int argc, char **argv, cli__prompt_opts *o) {
         case 't': o->tasks = optarg; break;
         case 'o': o->out = optarg; break;
         case 'h': fputs(cli__prompt_help, stdout); return CLI_OK;
-        default: return cli_usage("prompt", "bad option");
+        default: return cli_bad_option("prompt");
         }
     }
     if (optind < argc)

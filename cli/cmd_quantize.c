@@ -25,7 +25,7 @@ int cli_quantize(int argc, char **argv) {
             fputs(cli__quant_help, stdout);
             return CLI_OK;
         }
-        if (c != 't') return cli_usage("quantize", "bad option");
+        if (c != 't') return cli_bad_option("quantize");
         if (mk_recipe_parse(optarg, &recipe, &err))
             return cli_usage("quantize", "--type: %s", err.msg);
         type = optarg;

@@ -102,7 +102,7 @@ static int cli__replay_parse(int argc, char **argv, cli_replay_opts *o) {
         case 'V': o->any_version = true; break;
         case 'C': o->chain_only = true; break;
         case 'h': fputs(cli__replay_help, stdout); return -1;
-        default: return cli_usage("replay", "bad option");
+        default: return cli_bad_option("replay");
         }
     }
     if (optind != argc - 1) return cli_usage("replay", "give exactly one LOG file");

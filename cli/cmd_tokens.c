@@ -41,7 +41,7 @@ static int cli__tok_parse(int argc, char **argv, cli__tok_opts *o) {
         case 'n': o->no_special = true; break;
         case 's': o->stats = true; break;
         case 'h': fputs(cli__tok_help, stdout); return CLI_OK;
-        default: return cli_usage("tokenize", "bad option");
+        default: return cli_bad_option("tokenize");
         }
     }
     if (optind < argc)

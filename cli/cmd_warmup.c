@@ -101,7 +101,7 @@ static int cli__warmup_parse(const char *cmd, const char *help, int argc,
             o->import_path = optarg;
             break;
         case 'h': fputs(help, stdout); return -1;
-        default: return cli_usage(cmd, "bad option");
+        default: return cli_bad_option(cmd);
         }
     }
     if (optind != argc) return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);

@@ -1,6 +1,7 @@
 /*
  * sb — the SonicBoom command line: a table of subcommands and a dispatcher.
  */
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +57,8 @@ int main(int argc, char **argv) {
                krn_cuda_built() ? "built" : "not built");
         return CLI_OK;
     }
+    opterr = 0; /* cli_bad_option says it, in one line */
+    cli_argv = argv + 1;
     for (size_t i = 0; i < sizeof cli__commands / sizeof cli__commands[0]; i++)
         if (!strcmp(argv[1], cli__commands[i].name))
             return cli__commands[i].run(argc - 1, argv + 1);

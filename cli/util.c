@@ -14,18 +14,31 @@
 /* Messages quote what files hold (a GGUF key, an architecture name, a log
  * field): escaped like sb info's name (sb_escape_text), so that a hostile
  * file cannot drive the terminal through an error message either. */
-static void cli__vprint(const char *cmd, const char *fmt, va_list ap) {
+static void cli__vprint(const char *cmd, const char *fmt, va_list ap,
+                        bool usage) {
     char msg[2048], shown[4 * sizeof msg];
     int n = vsnprintf(msg, sizeof msg, fmt, ap);
     size_t len = n < 0 ? 0 : (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
     sb_escape_text(msg, len, shown, sizeof shown);
-    fprintf(stderr, "sb %s: %s\n", cmd, shown);
+    if (usage) fprintf(stderr, "sb %s: %s (see sb %s --help)\n", cmd, shown, cmd);
+    else fprintf(stderr, "sb %s: %s\n", cmd, shown);
+}
+
+char **cli_argv;
+
+int cli_bad_option(const char *cmd) {
+    const char *arg = cli_argv && optind > 0 ? cli_argv[optind - 1] : NULL;
+    if (optopt > 0 && optopt < 128 && (!arg || arg[0] != '-' || arg[1] != '-'))
+        return cli_usage(cmd, "option -%c: unknown, or given without its value",
+                         optopt);
+    return cli_usage(cmd, "option '%s': unknown, or given without its value",
+                     arg ? arg : "?");
 }
 
 int cli_fail(const char *cmd, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    cli__vprint(cmd, fmt, ap);
+    cli__vprint(cmd, fmt, ap, false);
     va_end(ap);
     return CLI_FAIL;
 }
@@ -33,9 +46,8 @@ int cli_fail(const char *cmd, const char *fmt, ...) {
 int cli_usage(const char *cmd, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    cli__vprint(cmd, fmt, ap);
+    cli__vprint(cmd, fmt, ap, true);
     va_end(ap);
-    fprintf(stderr, "(see sb %s --help)\n", cmd);
     return CLI_USAGE;
 }
 
@@ -177,7 +189,7 @@ int cli_parse_model_opt(const char *cmd, int argc, char **argv,
             fputs(help, stdout);
             return CLI_OK;
         } else {
-            return cli_usage(cmd, "bad option");
+            return cli_bad_option(cmd);
         }
     }
     return -1;

@@ -108,6 +108,14 @@ void *gguf_file_read(const char *path, const char *where, uint64_t *size,
         goto fail;
     }
     if (gguf__check_stat(&st, where, err)) goto fail;
+    /* The magic first: a large file that is not a GGUF (2 GB took 8 s and
+     * 2.1 GB before "bad magic") is refused before it is read. */
+    unsigned char magic[4];
+    if (st.st_size >= 4 && pread(fd, magic, 4, 0) == 4 && memcmp(magic, "GGUF", 4)) {
+        sb_err_set(err, where, "bad magic %02x %02x %02x %02x, expected 'GGUF' "
+                   "(47 47 55 46)", magic[0], magic[1], magic[2], magic[3]);
+        goto fail;
+    }
     *size = (uint64_t)st.st_size;
     /* Anonymous pages, not malloc: whole pages, read-only once filled
      * (mprotect below), and given back to the system at gguf_close. */

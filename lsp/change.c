@@ -278,6 +278,13 @@ int lsp_docs_change(lsp_docs *d, const char *uri, const lsp_change *changes,
     }
     /* close the gap: the text is b[0, len) */
     int64_t len = lsp__gap_len(&g);
+    int64_t others = lsp__docs_bytes(d, doc);
+    if (others + len > LSP_MAX_OPEN_BYTES) {
+        sb_err_set(err, __func__, "the open documents would hold %lld bytes, "
+                   "at most %d together (docs/lsp.md, \"Limits\")",
+                   (long long)(others + len), LSP_MAX_OPEN_BYTES);
+        goto fail;
+    }
     memmove(g.b + g.gs, g.b + g.ge, (size_t)(g.cap - g.ge));
     g.work += g.cap - g.ge;
     g.b[len] = '\0';

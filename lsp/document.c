@@ -118,6 +118,13 @@ void lsp_docs_destroy(lsp_docs *d) {
     free(d);
 }
 
+int64_t lsp__docs_bytes(const lsp_docs *d, const lsp_doc *except) {
+    int64_t n = 0;
+    for (int i = 0; i < d->n; i++)
+        if (&d->v[i] != except) n += d->v[i].len;
+    return n;
+}
+
 lsp_doc *lsp_docs_find(lsp_docs *d, const char *uri) {
     for (int i = 0; i < d->n; i++)
         if (!strcmp(d->v[i].uri, uri)) return &d->v[i];
@@ -137,6 +144,14 @@ int lsp_docs_open(lsp_docs *d, const char *uri, const char *language,
     if (len < 0 || len > LSP_MAX_DOCUMENT)
         return sb_err_set(err, __func__, "document '%.200s' of %lld bytes: "
                           "at most %d bytes", uri, (long long)len, LSP_MAX_DOCUMENT);
+    lsp_doc *was = lsp_docs_find(d, uri);
+    int64_t others = lsp__docs_bytes(d, was);
+    if (others + len > LSP_MAX_OPEN_BYTES)
+        return sb_err_set(err, __func__, "document '%.200s' of %lld bytes: the "
+                          "open documents would hold %lld bytes, at most %d "
+                          "together (docs/lsp.md, \"Limits\"); close some first",
+                          uri, (long long)len, (long long)(others + len),
+                          LSP_MAX_OPEN_BYTES);
     lsp_doc nd = {.uri = lsp__dup(uri, (int64_t)strlen(uri)),
                   .language = lsp__dup(language ? language : "",
                                        language ? (int64_t)strlen(language) : 0),

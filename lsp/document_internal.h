@@ -14,6 +14,10 @@ struct lsp_docs {
     int64_t opens;     /* didOpens so far: the next document's generation */
 };
 
+/* Bytes of every open document together, the one at `except` left out
+ * (NULL: none): what LSP_MAX_OPEN_BYTES caps. */
+int64_t lsp__docs_bytes(const lsp_docs *d, const lsp_doc *except);
+
 /* Length of the UTF-8 character at p (n >= 1 bytes available): 2..4 for a
  * well-formed multi-byte sequence, else 1 (a broken byte counts alone). */
 int lsp__char_len(const unsigned char *p, int64_t n);

@@ -157,6 +157,9 @@ enum {
     LSP_MAX_CHANGES = 1 << 16,          /* changes in one didChange */
     LSP_MAX_DOCUMENTS = 1024,           /* documents open at once */
     LSP_MAX_INSTRUCTION = 64 * 1024,    /* bytes of an edit's instruction */
+    /* bytes of all open documents together: without it, 1,024 documents
+     * of 64 MiB could be held */
+    LSP_MAX_OPEN_BYTES = 128 << 20,
 };
 
 typedef struct lsp_docs lsp_docs; /* the open documents, by URI */

@@ -81,6 +81,7 @@ int main(int argc, char **argv) {
     }
     bool stdio = false;
     int c;
+    opterr = 0; /* the one line below says it */
     while ((c = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
         if (c == 'i') {
             stdio = true;
@@ -95,7 +96,8 @@ int main(int argc, char **argv) {
                 return 2;
             }
         } else {
-            fprintf(stderr, "sb-lsp: bad option (see sb-lsp --help)\n");
+            fprintf(stderr, "sb-lsp: option '%s': unknown, or given without "
+                    "its value (see sb-lsp --help)\n", argv[optind - 1]);
             lsp_config_free(&cfg);
             return 2;
         }

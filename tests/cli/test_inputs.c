@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../../mkmodel/mkmodel_internal.h"
 #include "../support/run_sb.h"
@@ -92,6 +94,44 @@ static void test_directory_input(void **state) {
     expect_err("' is a directory, expected a regular file");
 }
 
+/* A large file that is not a GGUF is refused by its magic before it is
+ * read: under a 1 GB address-space limit, a 2 GB sparse file says "bad
+ * magic" (it was read whole first: 8 s and 2.1 GB, here "cannot
+ * allocate"). */
+static void test_info_checks_magic_first(void **state) {
+    (void)state;
+    const char *path = test_sb_path(0, "big.bin");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("NOPE", f);
+    fclose(f);
+    assert_int_equal(truncate(path, (off_t)2 << 30), 0);
+    const char *build = getenv("SB_BUILD");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "ulimit -v 1048576; '%s/sb' info -m '%s' 2>'%s'",
+             build && *build ? build : "build", path, test_sb_path(1, "err"));
+    int status = system(cmd);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    expect_err("bad magic 4e 4f 50 45");
+    unlink(path);
+}
+
+/* A bad option is one line naming it (getopt's own message and a
+ * "(see --help)" line made three before). */
+static void test_bad_option_one_line(void **state) {
+    (void)state;
+    const char *cases[] = {"mkmodel --bogus", "generate -n", "replay --x=1"};
+    const char *want[] = {"option '--bogus'", "option -n", "option '--x=1'"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(test_sb("%s", cases[i]), 2);
+        size_t len;
+        char *err = test_sb_read("err", &len);
+        assert_non_null(strstr(err, want[i]));
+        assert_true(len > 0 && strchr(err, '\n') == err + len - 1);
+        free(err);
+    }
+}
+
 /* A model named with an escape sequence (set the window title, clear the
  * screen), a C1 control, a bidi override and a backslash: sb info shows
  * each escaped and prints none of those bytes. */
@@ -142,6 +182,8 @@ int main(void) {
         cmocka_unit_test(test_prompt_file_without_end),
         cmocka_unit_test(test_max_input),
         cmocka_unit_test(test_directory_input),
+        cmocka_unit_test(test_bad_option_one_line),
+        cmocka_unit_test(test_info_checks_magic_first),
         cmocka_unit_test(test_info_escapes_name),
         cmocka_unit_test(test_error_escapes_file_text),
     };

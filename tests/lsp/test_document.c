@@ -375,6 +375,37 @@ static void test_open_limit(void **state) {
     lsp_docs_destroy(d);
 }
 
+/* At most LSP_MAX_OPEN_BYTES in all open documents (issue 38: 1,024 of
+ * 64 MiB could be held): a didOpen past it is refused, a change that would
+ * pass it is refused and leaves the text as it was, reopening a document
+ * counts its new text only. */
+static void test_open_bytes_limit(void **state) {
+    (void)state;
+    lsp_docs *d = lsp_docs_create();
+    sb_err err = {0};
+    int64_t part = LSP_MAX_OPEN_BYTES / 2 - 8; /* two, and 16 bytes: the cap */
+    char *big = malloc((size_t)part);
+    assert_non_null(big);
+    memset(big, 'a', (size_t)part);
+    assert_int_equal(lsp_docs_open(d, "file:///a", "", big, part, 1, &err), 0);
+    assert_int_equal(lsp_docs_open(d, "file:///b", "", big, part, 1, &err), 0);
+    assert_int_equal(lsp_docs_open(d, "file:///c", "", big, 16, 1, &err), 0);
+    assert_int_equal(lsp_docs_open(d, "file:///d", "", "x", 1, 1, &err), -1);
+    assert_non_null(strstr(err.msg, "at most 134217728 together"));
+    assert_null(lsp_docs_find(d, "file:///d"));
+    lsp_change grow = {.has_range = true, .text = "x", .len = 1};
+    err = (sb_err){0};
+    assert_int_equal(lsp_docs_change(d, "file:///a", &grow, 1, 2, LSP_UTF16, &err), -1);
+    if (!strstr(err.msg, "at most 134217728 together")) fail_msg("%s", err.msg);
+    assert_int_equal(lsp_docs_find(d, "file:///a")->len, part);
+    /* reopening counts the new text only */
+    assert_int_equal(lsp_docs_open(d, "file:///b", "", big, part, 2, &err), 0);
+    assert_int_equal(lsp_docs_close(d, "file:///b", &err), 0);
+    assert_int_equal(lsp_docs_open(d, "file:///d", "", "x", 1, 1, &err), 0);
+    free(big);
+    lsp_docs_destroy(d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_surrogate_pairs),
@@ -385,6 +416,7 @@ int main(void) {
         cmocka_unit_test(test_change_limits),
         cmocka_unit_test(test_versions_and_sync),
         cmocka_unit_test(test_open_limit),
+        cmocka_unit_test(test_open_bytes_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
