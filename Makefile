@@ -437,7 +437,8 @@ test-editors: $(BUILD)/sb $(BUILD)/sb-lsp
 # exactly those files.
 PREFIX ?= /usr/local
 SB_SHARE = $(DESTDIR)$(PREFIX)/share/sonicboom
-NVIM_FILES := editors/nvim/README.md editors/nvim/lua/sonicboom/init.lua
+NVIM_FILES := editors/nvim/README.md editors/nvim/lua/sonicboom/init.lua \
+              editors/nvim/lua/sonicboom/preview.lua
 EMACS_FILES := editors/emacs/README.md editors/emacs/sonicboom.el \
                editors/emacs/sonicboom-eglot.el editors/emacs/sonicboom-lsp.el
 VSCODE_FILES := editors/vscode/README.md $(VSIX)

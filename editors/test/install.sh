@@ -10,6 +10,7 @@ make --no-print-directory -s install PREFIX="$P" BUILD="$BUILD"
 S="$P/share/sonicboom"
 for f in bin/sb bin/sb-lsp share/sonicboom/sonicboom-demo.gguf \
          share/sonicboom/editors/nvim/lua/sonicboom/init.lua \
+         share/sonicboom/editors/nvim/lua/sonicboom/preview.lua \
          share/sonicboom/editors/emacs/sonicboom.el \
          share/sonicboom/editors/vscode/sonicboom.vsix; do
     [ -f "$P/$f" ] || { echo "install: $P/$f is missing" >&2; exit 1; }

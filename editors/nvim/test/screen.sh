@@ -29,15 +29,31 @@ n=$(screen_text $S | sed -n 's/^\([0-9]*\): .*instruction.*/\1/p' | head -n 1)
 screen_keys $S "$n" Enter
 screen_wait $S '^SonicBoom: *$' || fail "no instruction prompt"
 screen_keys $S "$INSTR_MID" Enter
-# no key is pressed from here on: the edit must run and end by itself
+# no key is pressed from here on until the preview: the edit must run and
+# end by itself
 i=0
-until grep -q '^done' "$out"; do
+until grep -q '^review' "$out"; do
     if screen_text $S | grep -q 'Press ENTER'; then fail '"Press ENTER" waits on the screen'; fi
     i=$((i + 1)); [ $i -le 1200 ] || fail "the edit did not end"; sleep 0.1
 done
+grep -q '^review [0-9]' "$out" || fail "no preview: $(sed -n 's/^review //p' "$out")"
+# the preview on the screen: the hint, and a line the edit brings (the
+# first line of sb edit's output that ring.c lacks) though the buffer
+# does not have it yet
+screen_wait $S 'to review' 50 || fail "no \"to review\" on the screen"
+new=$(grep -vxF -f "$SB_T/ring.c" "$SB_T/ring.expected" | sed -n 's/^ *//; 1p')
+i=0
+until screen_text $S | grep -qF -- "$new"; do
+    i=$((i + 1)); [ $i -le 50 ] || fail "the new line \"$new\" is not on the screen"; sleep 0.1
+done
+! screen_text $S | grep -q 'Press ENTER' || fail '"Press ENTER" on the screen'
+screen_keys $S gA
+i=0
+until grep -q '^done' "$out"; do
+    i=$((i + 1)); [ $i -le 100 ] || fail "gA did not close the preview"; sleep 0.1
+done
 result=$(sed -n 's/^done //p' "$out")
 [ "$result" = equal ] || fail "the buffer differs from sb edit: $result"
-screen_wait $S 'SonicBoom: done' 50 || fail "no \"done\" on the screen"
-! screen_text $S | grep -q 'Press ENTER' || fail '"Press ENTER" on the screen at the end'
+screen_wait $S 'preview done' 50 || fail "no \"preview done\" on the screen"
 screen_stop $S
-echo "ok - nvim screen: code action route on a terminal: no Press ENTER, the edit equals sb edit, done shown"
+echo "ok - nvim screen: code action route on a terminal: no Press ENTER; the preview shows the new lines; gA makes the buffer equal sb edit"

@@ -12,6 +12,14 @@
 -- after its first progress report until the edit is cancelled or its
 -- document changes), so cancelling mid-edit and changing the buffer
 -- mid-edit happen at a known point, not by timing.
+-- SB_TEST_MODE=preview: the preview (on by default; the modes above run
+-- with it off): the whole of peek.c edited, its hunks shown and nothing
+-- changed (preview); the first hunk accepted by its key, the rest
+-- rejected: peek.first (accept-hunk); the first rejected by its key, the
+-- rest accepted: peek.rest (reject-hunk); all accepted: peek.expected, and
+-- one undo restores the file (accept-all); the buffer edited during the
+-- preview: nothing written (preview-stale). peek.first and peek.rest come
+-- from diff(1) (fixtures.sh), not from the plugin.
 -- Exits 0 when every check passed, else prints why and exits 1.
 
 local T = assert(os.getenv('SB_T'), 'SB_T not set')
@@ -150,15 +158,112 @@ function tests.buffer_changed_during_generation()
   log('ok - buffer changed during generation: refused, nothing applied')
 end
 
-local order = MODE == 'held'
-  and { 'cancel_mid_edit', 'buffer_changed_during_generation' }
-  or { 'whole_buffer', 'selection_in_the_middle_by_code_action' }
+-- Runs INSTR_WHOLE on peek.c with the preview on; returns the buffer and
+-- its text before.
+local function previewed_edit()
+  local bufnr = open(T .. '/peek.c')
+  local before = buffer_text(bufnr)
+  vim.cmd('SonicBoomEdit ' .. INSTR_WHOLE)
+  wait_idle()
+  check(sb.pending(bufnr) ~= nil, 'no preview: ' .. last_note())
+  check(buffer_text(bufnr) == before, 'the buffer changed before any hunk was accepted')
+  return bufnr, before
+end
+
+-- The hunks diff(1)'s xdiff cousin finds between two texts (a check that
+-- does not go through the plugin's hunks).
+local function diff_hunks(a, b)
+  return vim.diff(a, b, { result_type = 'indices' })
+end
+
+-- Puts the cursor on the first line of pending hunk i.
+local function cursor_to_hunk(bufnr, i)
+  vim.api.nvim_win_set_cursor(0, { sb.pending(bufnr)[i].start + 1, 0 })
+end
+
+function tests.preview()
+  local bufnr, before = previewed_edit()
+  local expected = read(T .. '/peek.expected')
+  local want = diff_hunks(before, expected)
+  local pending = sb.pending(bufnr)
+  check(#pending == #want, string.format('%d hunks shown, diff finds %d', #pending, #want))
+  check(#want > 1, 'the fixture needs two hunks or more')
+  -- what is shown: the new lines of each hunk, as diff sees them
+  local exp_lines = vim.split(expected, '\n', true)
+  local shown = require('sonicboom.preview').shown(bufnr)
+  local all_new = {}
+  for _, h in ipairs(want) do
+    for l = h[3], h[3] + h[4] - 1 do all_new[#all_new + 1] = exp_lines[l] end
+  end
+  check(vim.deep_equal(shown, all_new), 'the virtual lines differ from the new lines:\n'
+        .. vim.inspect(shown) .. '\n' .. vim.inspect(all_new))
+  check(last_note():find('to review') ~= nil, 'no "to review" message: ' .. last_note())
+  check(vim.fn.maparg('ga', 'n') ~= '', 'no ga map during the preview')
+  vim.cmd('SonicBoomRejectAll')
+  check(buffer_text(bufnr) == before, 'rejecting all changed the buffer')
+  check(sb.pending(bufnr) == nil, 'the preview is still open after rejecting all')
+  check(vim.fn.maparg('ga', 'n') == '', 'the ga map outlived the preview')
+  log(string.format('ok - nvim preview: %d hunks shown as virtual lines, buffer unchanged, ' ..
+                    'reject all leaves it so', #pending))
+end
+
+tests['accept-hunk'] = function()
+  local bufnr, before = previewed_edit()
+  cursor_to_hunk(bufnr, 1)
+  vim.cmd('normal ga')
+  vim.cmd('SonicBoomRejectAll')
+  check(buffer_text(bufnr) == read(T .. '/peek.first'),
+        'buffer differs from peek.c with the first hunk only:\n' .. buffer_text(bufnr))
+  vim.cmd('undo')
+  check(buffer_text(bufnr) == before, 'one :undo did not restore the buffer')
+  log('ok - nvim accept-hunk: ga on the first hunk, the rest rejected: the first hunk only, one undo')
+end
+
+tests['reject-hunk'] = function()
+  local bufnr, before = previewed_edit()
+  cursor_to_hunk(bufnr, 1)
+  vim.cmd('normal gr')
+  check(buffer_text(bufnr) == before, 'rejecting a hunk changed the buffer')
+  vim.cmd('normal gA')
+  check(buffer_text(bufnr) == read(T .. '/peek.rest'),
+        'buffer differs from the edit without its first hunk:\n' .. buffer_text(bufnr))
+  log('ok - nvim reject-hunk: gr on the first hunk, the rest accepted: all but the first hunk')
+end
+
+tests['accept-all'] = function()
+  local bufnr, before = previewed_edit()
+  local n = #sb.pending(bufnr)
+  vim.cmd('SonicBoomAcceptAll')
+  check(buffer_text(bufnr) == read(T .. '/peek.expected'),
+        'buffer differs from sb edit:\n' .. buffer_text(bufnr))
+  check(last_note():find(string.format('%d of %d', n, n)) ~= nil, 'no summary: ' .. last_note())
+  vim.cmd('undo')
+  check(buffer_text(bufnr) == before, 'one :undo did not restore the buffer')
+  log('ok - nvim accept-all: equals sb edit, one undo step restores the buffer')
+end
+
+tests['preview-stale'] = function()
+  local bufnr = previewed_edit()
+  vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { '/* typed meanwhile */' })
+  local typed = buffer_text(bufnr)
+  check(not sb.accept_all(), 'accept all went ahead on an edited buffer')
+  check(buffer_text(bufnr) == typed, 'the preview wrote into an edited buffer')
+  check(last_note():find('changed during the preview') ~= nil, 'no message: ' .. last_note())
+  log('ok - nvim preview-stale: the buffer edited during the preview: nothing written, told so')
+end
+
+local orders = {
+  held = { 'cancel_mid_edit', 'buffer_changed_during_generation' },
+  preview = { 'preview', 'accept-hunk', 'reject-hunk', 'accept-all', 'preview-stale' },
+  edits = { 'whole_buffer', 'selection_in_the_middle_by_code_action' },
+}
+local order = orders[MODE] or orders.edits
 
 vim.cmd('filetype on')
 local lsp_cmd = { assert(os.getenv('SB_LSP')), '--stdio' }
 if MODE == 'held' then lsp_cmd = { 'env', 'SB_LSP_TEST_HOLD=1', lsp_cmd[1], '--stdio' } end
 sb.setup({ cmd = lsp_cmd, filetypes = { 'c' }, model = os.getenv('SB_TEST_MODEL'),
-           threads = 2, echo_progress = false })
+           threads = 2, echo_progress = false, preview = MODE == 'preview' })
 
 local failed = 0
 for _, name in ipairs(order) do

@@ -3,8 +3,10 @@
 -- only sets the plugin up as its README does, opens $SB_T/screen/ring.c
 -- and reports to $SB_TEST_OUT, one line each:
 --   ready             the server is attached and initialized
---   done <result>     the edit ended; <result> is "equal" when the buffer
---                     equals ring.expected, else the message shown
+--   review <n>        the edit ended in a preview of n hunks, the buffer
+--                     unchanged (else "review none: <message shown>")
+--   done <result>     the preview closed; <result> is "equal" when the
+--                     buffer equals ring.expected, else the message shown
 local T = assert(os.getenv('SB_T'), 'SB_T not set')
 local OUT = assert(os.getenv('SB_TEST_OUT'), 'SB_TEST_OUT not set')
 
@@ -56,6 +58,14 @@ timer:start(50, 50, vim.schedule_wrap(function()
   elseif state == 'ready' and sb.busy() then
     state = 'running'
   elseif state == 'running' and not sb.busy() then
+    state = 'review'
+    local pending = sb.pending(bufnr)
+    if pending and buffer_text() == read(T .. '/ring.c') then
+      report('review ' .. #pending)
+    else
+      report('review none: ' .. last_note)
+    end
+  elseif state == 'review' and not sb.pending(bufnr) then
     state = 'done'
     timer:stop()
     local equal = buffer_text() == read(T .. '/ring.expected')

@@ -7,16 +7,22 @@
 --   require('sonicboom').setup({ model = '/models/qwen2.5-coder-7b-q4_k_m.gguf' })
 --   :SonicBoomEdit rename parse to parse_line      (a range, or the buffer)
 --   :SonicBoomCancel
+--   :SonicBoomAccept / :SonicBoomReject       the previewed hunk at the cursor
+--   :SonicBoomAcceptAll / :SonicBoomRejectAll every previewed hunk left
 --
 -- How an edit runs: workspace/executeCommand "sonicboom.edit" with our own
 -- workDoneToken, so that $/progress arrives for it on every Neovim version;
--- the server answers with workspace/applyEdit (Neovim's handler applies it:
--- one undo step) and then the command's result. Cancelling sends
+-- the server answers with workspace/applyEdit and then the command's result.
+-- With the preview on (the default) the edit is shown in the buffer and
+-- nothing changes until the user accepts hunks (preview.lua); off,
+-- Neovim's handler applies it at once (one undo step). Cancelling sends
 -- window/workDoneProgress/cancel for that token: the server stops, ends the
 -- progress with "cancelled" and answers -32800, nothing applied. Neovim's
 -- RPC layer drops -32800 answers without calling us, so a cancel we asked
 -- for is finished by that progress end. If the buffer changes while the
 -- model writes, the server refuses to apply (-32801) and we say so.
+
+local preview = require('sonicboom.preview')
 
 local M = {}
 
@@ -36,6 +42,12 @@ local defaults = {
   max_tokens = nil,  -- output cap (0: automatic)
   -- show progress in the echo area (the statusline can use status())
   echo_progress = true,
+  -- show the edit's hunks before anything changes; false: apply at once
+  preview = true,
+  -- buffer-local normal-mode keys while a preview is shown (false: none;
+  -- the :SonicBoomAccept... commands always work)
+  preview_keys = { accept = 'ga', reject = 'gr', accept_all = 'gA', reject_all = 'gR',
+                   next = ']c', prev = '[c' },
 }
 
 local config = vim.deepcopy(defaults)
@@ -114,6 +126,45 @@ local function on_progress(err, result, ctx, cfg)
   end
 end
 
+-- The keys of the preview hint and maps: preview_keys, or none.
+local function preview_keys()
+  return config.preview_keys or {}
+end
+
+-- workspace/applyEdit from sb-lsp: with the preview on, each document's
+-- edits become a preview (nothing changes yet) and the answer is
+-- "applied": the client has taken the edit, the user decides per hunk.
+-- An edit made from another version of the buffer than the one shown is
+-- refused, as Neovim's own handler does.
+local function on_apply_edit(err, params, ctx, cfg)
+  if not config.preview then
+    return vim.lsp.handlers['workspace/applyEdit'](err, params, ctx, cfg)
+  end
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local edit = params and params.edit or {}
+  -- documentChanges (versioned) where the client announced them, else
+  -- changes, a map from URI to edits (Neovim 0.7 announces none)
+  local changes = edit.documentChanges or {}
+  for uri, edits in pairs(edit.changes or {}) do
+    table.insert(changes, { textDocument = { uri = uri }, edits = edits })
+  end
+  local shown = 0
+  for _, change in ipairs(changes) do
+    local doc = change.textDocument or {}
+    local bufnr = vim.uri_to_bufnr(doc.uri or '')
+    local version = M._buf_version(bufnr)
+    if doc.version and version and doc.version ~= version then
+      return { applied = false, failureReason = 'the buffer changed; nothing applied' }
+    end
+    shown = shown + preview.open(bufnr, change.edits or {}, {
+      encoding = client and client.offset_encoding or 'utf-16',
+      keys = preview_keys(),
+      notify = function(msg) notify(msg) end })
+  end
+  if shown > 0 and running then running.previewed = shown end
+  return { applied = true }
+end
+
 local function client_config(bufnr)
   local caps = vim.lsp.protocol.make_client_capabilities()
   -- we complete sonicboom.editWithInstruction (the free-text code action)
@@ -125,7 +176,7 @@ local function client_config(bufnr)
     root_dir = root_of(bufnr),
     init_options = init_options(),
     capabilities = caps,
-    handlers = { ['$/progress'] = on_progress },
+    handlers = { ['$/progress'] = on_progress, ['workspace/applyEdit'] = on_apply_edit },
   }
 end
 
@@ -199,8 +250,17 @@ local function run(client, bufnr, arg)
       finish(edit, describe_error(err), level)
     else
       result = result or {}
-      finish(edit, string.format('done: %d change(s), %d tokens', result.hunks or 0,
-                                 result.tokens or 0))
+      if edit.previewed then
+        local k = preview_keys()
+        finish(edit, string.format('%d change(s) to review: %s', edit.previewed,
+               k.accept and string.format('%s accept, %s reject, %s accept all, %s reject all, %s next',
+                                          k.accept, k.reject or '-', k.accept_all or '-',
+                                          k.reject_all or '-', k.next or '-')
+               or ':SonicBoomAccept, :SonicBoomReject, :SonicBoomAcceptAll, :SonicBoomRejectAll'))
+      else
+        finish(edit, string.format('done: %d change(s), %d tokens', result.hunks or 0,
+                                   result.tokens or 0))
+      end
     end
   end, bufnr)
   if not ok then
@@ -216,6 +276,7 @@ local function buf_version(bufnr)
   local versions = vim.lsp.util.buf_versions
   return versions and versions[bufnr] or nil
 end
+M._buf_version = buf_version
 
 -- Edits lines line1..line2 (1-based, inclusive) of bufnr, or the whole
 -- buffer when line1 is nil. Asks for the instruction when it is empty.
@@ -269,6 +330,20 @@ function M.busy()
   return running ~= nil
 end
 
+-- The preview of the current buffer: the hunk at the cursor (or hunk i of
+-- those left), or all hunks left. Accepting changes the buffer (one undo
+-- step); rejecting changes nothing. False when there is no preview.
+function M.accept(i) return preview.decide(0, true, i) end
+function M.reject(i) return preview.decide(0, false, i) end
+function M.accept_all() return preview.decide_all(0, true) end
+function M.reject_all() return preview.decide_all(0, false) end
+
+-- The hunks still previewed in bufnr (default: the current buffer):
+-- { {start = 0-based row, old = lines, new = lines} ... }, or nil.
+function M.pending(bufnr)
+  return preview.pending((bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr)
+end
+
 -- Runs fn once the prompts that asked for it are gone from the screen.
 -- On 0.7 the code action menu (inputlist) scrolls the message area; a
 -- message echoed from inside the input() that follows it leaves "Press
@@ -315,6 +390,17 @@ function M.setup(opts)
          desc = 'SonicBoom: edit the range (or the buffer) as instructed' })
   vim.api.nvim_create_user_command('SonicBoomCancel', function() M.cancel() end,
                                    { desc = 'SonicBoom: stop the running edit' })
+  local function decided(ok)
+    if not ok then notify('no preview in this buffer') end
+  end
+  vim.api.nvim_create_user_command('SonicBoomAccept', function() decided(M.accept()) end,
+                                   { desc = 'SonicBoom: apply the previewed hunk at the cursor' })
+  vim.api.nvim_create_user_command('SonicBoomReject', function() decided(M.reject()) end,
+                                   { desc = 'SonicBoom: drop the previewed hunk at the cursor' })
+  vim.api.nvim_create_user_command('SonicBoomAcceptAll', function() decided(M.accept_all()) end,
+                                   { desc = 'SonicBoom: apply every previewed hunk left' })
+  vim.api.nvim_create_user_command('SonicBoomRejectAll', function() decided(M.reject_all()) end,
+                                   { desc = 'SonicBoom: drop every previewed hunk left' })
   -- buffers already open with a matching filetype
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(b)
