@@ -440,7 +440,8 @@ SB_SHARE = $(DESTDIR)$(PREFIX)/share/sonicboom
 NVIM_FILES := editors/nvim/README.md editors/nvim/lua/sonicboom/init.lua \
               editors/nvim/lua/sonicboom/preview.lua
 EMACS_FILES := editors/emacs/README.md editors/emacs/sonicboom.el \
-               editors/emacs/sonicboom-eglot.el editors/emacs/sonicboom-lsp.el
+               editors/emacs/sonicboom-eglot.el editors/emacs/sonicboom-lsp.el \
+               editors/emacs/sonicboom-preview.el
 VSCODE_FILES := editors/vscode/README.md $(VSIX)
 EDITOR_FILES := editors/README.md $(NVIM_FILES) $(EMACS_FILES) $(VSCODE_FILES)
 

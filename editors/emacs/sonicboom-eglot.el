@@ -9,8 +9,9 @@
 ;; - sonicboom.edit from the preset code actions goes through
 ;;   `sonicboom--start' too (eglot's own executeCommand waits 10 s at most);
 ;; - $/progress (eglot 1.9 has no handler for it) to the mode line;
-;; - workspace/applyEdit without eglot's "Proceed?" question unless
-;;   `sonicboom-confirm-edits' (the user asked for the edit).
+;; - workspace/applyEdit to the preview (sonicboom-preview.el) when
+;;   `sonicboom-preview', else applied without eglot's "Proceed?" question
+;;   unless `sonicboom-confirm-edits' (the user asked for the edit).
 ;; Eglot runs one server per major mode: in `sonicboom-modes', sb-lsp
 ;; replaces any other eglot server.
 
@@ -19,6 +20,7 @@
 (require 'eglot)
 (require 'jsonrpc)
 (require 'sonicboom)
+(require 'sonicboom-preview)
 
 (defclass sonicboom-eglot-server (eglot-lsp-server) ()
   :documentation "An eglot connection to sb-lsp.")
@@ -38,6 +40,8 @@
         :notify (lambda (method params)
                   (jsonrpc-notify server (intern (concat ":" method)) params))
         :uri (lambda () (plist-get (eglot--TextDocumentIdentifier) :uri))
+        :buffer-of-uri (lambda (uri) (find-buffer-visiting (eglot--uri-to-path uri)))
+        :position-to-point #'eglot--lsp-position-to-point
         :version (lambda () (and (boundp 'eglot--versioned-identifier)
                                  eglot--versioned-identifier))))
 
@@ -71,10 +75,13 @@
   (sonicboom--progress token value))
 
 (cl-defmethod eglot-handle-request :around
-  ((_server sonicboom-eglot-server) (_method (eql workspace/applyEdit)) &rest _)
-  "Apply the edit the user asked for without asking again."
-  (let ((eglot-confirm-server-initiated-edits sonicboom-confirm-edits))
-    (cl-call-next-method)))
+  ((server sonicboom-eglot-server) (_method (eql workspace/applyEdit)) &key edit
+   &allow-other-keys)
+  "The edit to the preview; without one, applied without asking again."
+  (if sonicboom-preview
+      (sonicboom-preview-workspace-edit (sonicboom-eglot--backend-for server) edit)
+    (let ((eglot-confirm-server-initiated-edits sonicboom-confirm-edits))
+      (cl-call-next-method))))
 
 (defun sonicboom-eglot--setup ()
   "Register sb-lsp for `sonicboom-modes' in `eglot-server-programs'."

@@ -14,6 +14,7 @@
 
 (require 'lsp-mode)
 (require 'sonicboom)
+(require 'sonicboom-preview)
 
 (defun sonicboom-lsp--workspace ()
   "The sonicboom workspace serving the current buffer, or nil."
@@ -32,6 +33,8 @@
         :notify (lambda (method params)
                   (with-lsp-workspace workspace (lsp-notify method params)))
         :uri #'lsp--buffer-uri
+        :buffer-of-uri (lambda (uri) (find-buffer-visiting (lsp--uri-to-path uri)))
+        :position-to-point #'lsp--position-to-point
         :version (lambda () (and (boundp 'lsp--cur-version) lsp--cur-version))))
 
 (defun sonicboom-lsp--backend ()
@@ -64,6 +67,18 @@ beside our correct one."
         (sonicboom--progress token (sonicboom--get params "value"))
       (funcall lsp-progress-function workspace params))))
 
+(defun sonicboom-lsp--on-apply-edit (workspace params)
+  "workspace/applyEdit: to the preview when `sonicboom-preview', else
+applied at once as lsp-mode does."
+  (let ((edit (sonicboom--get params "edit")))
+    (if sonicboom-preview
+        (sonicboom-preview-workspace-edit (sonicboom-lsp--backend-for workspace) edit)
+      (list :applied (condition-case err
+                         (prog1 t (lsp--apply-workspace-edit edit 'server-requested))
+                       (error (lsp--error "Failed to apply edits with message %s"
+                                          (error-message-string err))
+                              :json-false))))))
+
 (defun sonicboom-lsp--setup ()
   "Register the sonicboom client with lsp-mode."
   (add-hook 'sonicboom--backends #'sonicboom-lsp--backend)
@@ -77,6 +92,7 @@ beside our correct one."
     :initialization-options #'sonicboom--init-options
     :custom-capabilities '((experimental . ((sonicboom . ((instructionPrompt . t))))))
     :notification-handlers (ht ("$/progress" #'sonicboom-lsp--on-progress))
+    :request-handlers (ht ("workspace/applyEdit" #'sonicboom-lsp--on-apply-edit))
     :action-handlers (ht ("sonicboom.edit" #'sonicboom-lsp--run-preset)
                          ("sonicboom.editWithInstruction" #'sonicboom-lsp--run-prompt)))))
 

@@ -73,7 +73,14 @@
   :type '(choice (const nil) integer))
 
 (defcustom sonicboom-confirm-edits nil
-  "Non-nil: ask before applying an edit the model made."
+  "Non-nil: ask before applying an edit the model made.
+Only with `sonicboom-preview' off: the preview is the question."
+  :type 'boolean)
+
+(defcustom sonicboom-preview t
+  "Non-nil: show an edit's hunks in the buffer before anything changes,
+to accept or reject one by one (`sonicboom-preview-mode'); nil: apply
+the edit at once."
   :type 'boolean)
 
 (defun sonicboom--init-options (&rest _)
@@ -187,7 +194,11 @@ Backends call this from their $/progress handler."
 BACKEND is a plist of functions from the client managing the buffer:
   :request (PARAMS ON-RESULT ON-ERROR)  sends workspace/executeCommand
                                         asynchronously, with no timeout
-  :notify (METHOD PARAMS)               sends a notification"
+  :notify (METHOD PARAMS)               sends a notification
+  :uri (), :version ()                  the current buffer's URI, version
+  :buffer-of-uri (URI)                  the buffer visiting URI, or nil
+  :position-to-point (POSITION)         an LSP position of the current
+                                        buffer as a point"
   (if sonicboom--running
       (user-error "SonicBoom: an edit is already running (M-x sonicboom-cancel)")
     (let* ((token (format "sonicboom/emacs/%d/%d" (emacs-pid)
@@ -201,9 +212,13 @@ BACKEND is a plist of functions from the client managing the buffer:
                (list :command "sonicboom.edit" :arguments (vector arg)
                      :workDoneToken token)
                (lambda (result)
-                 (sonicboom--finish edit "done: %s change(s), %s tokens"
-                                    (or (sonicboom--get result "hunks") 0)
-                                    (or (sonicboom--get result "tokens") 0)))
+                 (if (plist-get edit :previewed)
+                     (sonicboom--finish edit "%d change(s) to review: %s"
+                                        (plist-get edit :previewed)
+                                        (sonicboom-preview-keys-hint))
+                   (sonicboom--finish edit "done: %s change(s), %s tokens"
+                                      (or (sonicboom--get result "hunks") 0)
+                                      (or (sonicboom--get result "tokens") 0))))
                (lambda (err)
                  (sonicboom--finish edit "%s" (sonicboom--describe-error err))))
       edit)))
@@ -234,6 +249,7 @@ after (sonicboom-eglot-setup) or (sonicboom-lsp-mode-setup))")))
 ;;;; Commands
 
 (declare-function sonicboom-eglot--setup "sonicboom-eglot")
+(declare-function sonicboom-preview-keys-hint "sonicboom-preview")
 (declare-function sonicboom-lsp--setup "sonicboom-lsp")
 
 ;;;###autoload

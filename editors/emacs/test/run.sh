@@ -14,14 +14,14 @@ mkdir -p "$SB_T/elc" && cp "$ROOT"/editors/emacs/*.el "$SB_T/elc/"
 if (cd "$SB_T/elc" && emacs --batch -Q \
         --eval '(add-to-list (quote package-directory-list) "/usr/share/emacs/site-lisp/elpa")' \
         -f package-initialize --eval '(setq byte-compile-error-on-warn t)' -L . \
-        -f batch-byte-compile sonicboom.el sonicboom-eglot.el sonicboom-lsp.el) \
+        -f batch-byte-compile sonicboom.el sonicboom-preview.el sonicboom-eglot.el sonicboom-lsp.el) \
         2>"$SB_T/elc.log"; then
     echo "ok - emacs: sonicboom*.el byte-compile without warnings"
 else
     status=1; cat "$SB_T/elc.log" >&2
 fi
 for backend in ${SB_EMACS_BACKENDS:-eglot lsp}; do
-    for mode in edits held; do
+    for mode in edits held preview; do
         SB_TEST_BACKEND=$backend SB_TEST_MODE=$mode \
             emacs --batch -Q -L "$ROOT/editors/emacs" \
             -l "$ROOT/editors/emacs/test/test-edit.el" 2>"$SB_T/emacs-$backend-$mode.log" ||

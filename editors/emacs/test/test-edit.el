@@ -17,6 +17,15 @@
 ;;                    because batch Emacs renders no mode line: the progress
 ;;                    as the user sees it, by `format-mode-line' and on the
 ;;                    terminal (tmux capture-pane).
+;;                    preview: `sonicboom-preview' on (the modes above run
+;;                    with it off): peek.c edited whole, its hunks shown
+;;                    and nothing changed (preview); the first hunk
+;;                    accepted by its key, the rest rejected: peek.first
+;;                    (accept-hunk); the first rejected, the rest accepted:
+;;                    peek.rest (reject-hunk); all accepted: peek.expected,
+;;                    one undo restores (accept-all); the buffer edited
+;;                    during the preview: nothing written (preview-stale).
+;;                    peek.first and peek.rest come from diff(1).
 ;; Prints one line per test and "N passed, N failed" (to $SB_TEST_OUT when
 ;; set: a terminal Emacs has no stdout of its own); exits 1 on a failure.
 
@@ -60,6 +69,7 @@
           (list "env" "SB_LSP_TEST_HOLD=1" (getenv "SB_LSP") "--stdio")
         (list (getenv "SB_LSP") "--stdio"))
       sonicboom-model (getenv "SB_TEST_MODEL")
+      sonicboom-preview (equal test-mode "preview")
       sonicboom-threads 2
       sonicboom-modes '(c-mode))
 
@@ -134,6 +144,102 @@ the prompt with INSTRUCTION."
              "a progress report"))
 
 ;;;; Tests
+
+(defun test-previewed-edit ()
+  "INSTR_WHOLE on peek.c with the preview on; returns the text before."
+  (test-open "peek.c")
+  (let ((before (test-text)))
+    (sonicboom-edit (getenv "INSTR_WHOLE"))
+    (test-wait (lambda () (not (sonicboom-busy-p))) "the edit")
+    (test-check (sonicboom-preview-pending) "no preview: %s" sonicboom-last-message)
+    (test-check (equal (test-text) before) "the buffer changed before any hunk was accepted")
+    before))
+
+(defun test-key (keys)
+  "Runs the command KEYS are bound to here, as typing them would."
+  (let ((cmd (key-binding (kbd keys))))
+    (test-check (commandp cmd) "%s is not bound in the preview" keys)
+    (call-interactively cmd)))
+
+(defun test-diff-new-lines ()
+  "The lines diff(1) says peek.expected brings, and its hunk count."
+  (with-temp-buffer
+    (call-process "diff" nil t nil (expand-file-name "peek.c" test-dir)
+                  (expand-file-name "peek.expected" test-dir))
+    (let ((lines nil) (hunks 0))
+      (dolist (l (split-string (buffer-string) "\n" t))
+        (cond ((string-prefix-p "> " l) (push (substring l 2) lines))
+              ((string-match-p "^[0-9]" l) (cl-incf hunks))))
+      (list (nreverse lines) hunks))))
+
+(defun test-goto-first-hunk ()
+  (goto-char (car (car (sonicboom-preview-pending)))))
+
+(defun test-preview ()
+  (let* ((before (test-previewed-edit))
+         (want (test-diff-new-lines))
+         (pending (sonicboom-preview-pending))
+         (shown (mapconcat (lambda (ov) (overlay-get ov 'after-string))
+                           sonicboom-preview--hunks "")))
+    (test-check (= (length pending) (nth 1 want)) "%d hunks shown, diff finds %d"
+                (length pending) (nth 1 want))
+    (test-check (> (nth 1 want) 1) "the fixture needs two hunks or more")
+    (test-check (equal shown (mapconcat (lambda (l) (concat l "\n")) (car want) ""))
+                "the new lines shown differ from diff's:\n%s" shown)
+    (test-check (string-match-p "to review: C-c \\^ RET accept" sonicboom-last-message)
+                "no \"to review\" message: %s" sonicboom-last-message)
+    (test-key "C-c ^ K")
+    (test-check (equal (test-text) before) "rejecting all changed the buffer")
+    (test-check (not sonicboom-preview-mode) "the preview is still on after rejecting all")
+    (format "preview: %d hunks shown under their old lines, buffer unchanged, C-c ^ K leaves it so"
+            (length pending))))
+
+(defun test-accept-hunk ()
+  (let ((before (test-previewed-edit)))
+    (test-goto-first-hunk)
+    (test-key "C-c ^ RET")
+    (test-key "C-c ^ K")
+    (test-check (equal (test-text) (test-read "peek.first"))
+                "buffer differs from peek.c with the first hunk only:\n%s" (test-text))
+    (undo-boundary)
+    (undo)
+    (test-check (equal (test-text) before) "one undo did not restore the buffer")
+    "accept-hunk: C-c ^ RET on the first hunk, the rest rejected: the first hunk only, one undo"))
+
+(defun test-reject-hunk ()
+  (let ((before (test-previewed-edit)))
+    (test-goto-first-hunk)
+    (test-key "C-c ^ k")
+    (test-check (equal (test-text) before) "rejecting a hunk changed the buffer")
+    (test-key "C-c ^ a")
+    (test-check (equal (test-text) (test-read "peek.rest"))
+                "buffer differs from the edit without its first hunk:\n%s" (test-text))
+    "reject-hunk: C-c ^ k on the first hunk, the rest accepted: all but the first hunk"))
+
+(defun test-accept-all ()
+  (let* ((before (test-previewed-edit))
+         (n (length (sonicboom-preview-pending))))
+    (test-key "C-c ^ a")
+    (test-check (equal (test-text) (test-read "peek.expected"))
+                "buffer differs from sb edit:\n%s" (test-text))
+    (test-check (string-match-p (format "%d of %d" n n) sonicboom-last-message)
+                "no summary: %s" sonicboom-last-message)
+    (undo-boundary)
+    (undo)
+    (test-check (equal (test-text) before) "one undo did not restore the buffer")
+    "accept-all: equals sb edit, one undo restores the buffer"))
+
+(defun test-preview-stale ()
+  (test-previewed-edit)
+  (goto-char (point-min))
+  (insert "/* typed meanwhile */\n")
+  (let ((typed (test-text)))
+    (test-check (not sonicboom-preview-mode) "the preview stayed open after typing")
+    (test-check (string-match-p "changed during the preview" sonicboom-last-message)
+                "no message: %s" sonicboom-last-message)
+    (test-check (null (key-binding (kbd "C-c ^ a"))) "the preview keys outlived it")
+    (test-check (equal (test-text) typed) "the preview wrote into an edited buffer")
+    "preview-stale: the buffer edited during the preview: preview closed, nothing written"))
 
 (defun test-screen ()
   "The terminal as tmux shows it now (a terminal Emacs under tmux)."
@@ -253,6 +359,8 @@ the prompt with INSTRUCTION."
 (let ((tests (pcase test-mode
                ("held" '(test-cancel test-changed-during-generation))
                ("screen" '(test-mode-line))
+               ("preview" '(test-preview test-accept-hunk test-reject-hunk test-accept-all
+                            test-preview-stale))
                (_ '(test-whole-buffer test-selection-by-code-action))))
       (failed 0))
   (dolist (test tests)
