@@ -1,5 +1,6 @@
-// edit.ts — one SonicBoom edit from the client's side, without the vscode
-// API: extension.ts gives it the language client and VS Code's UI; the test
+// edit.ts — one SonicBoom edit from the client's side, and its preview,
+// without the vscode API: extension.ts gives it the language client and VS
+// Code's UI; the test
 // (test/test_edit.ts) gives it a JSON-RPC connection to sb-lsp and a stub UI.
 //
 // An edit is workspace/executeCommand "sonicboom.edit" with our own
@@ -170,5 +171,95 @@ export class EditRunner {
         this.ui.warn(`SonicBoom: ${o.message}`);
         break;
     }
+  }
+}
+
+// ---- the preview --------------------------------------------------------
+//
+// With the preview on (sonicboom.preview, the default), the server's
+// workspace/applyEdit is not applied at once: each of its TextEdits (the
+// server makes one per block of changed lines) becomes a hunk that needs
+// confirmation, and VS Code's refactor preview shows them, each with its
+// checkbox: the user applies the checked hunks (one undo step) or discards
+// them all. VS Code refuses to apply a preview whose file changed in the
+// meantime; before that, an edit made from another version of the document
+// than the one open is refused here, as the language client would.
+
+/** A TextEdit of the server's answer, as the preview shows it. */
+export interface PreviewHunk {
+  uri: string;
+  range: LspRange;
+  newText: string;
+  /** "Hunk 1 of 3, lines 12–14" (1-based lines, as the editor shows them) */
+  label: string;
+}
+
+/** workspace/applyEdit's params, as far as the preview reads them. */
+export interface ApplyEditParams {
+  label?: string;
+  edit: {
+    documentChanges?: { textDocument: { uri: string; version?: number | null };
+                        edits: { range: LspRange; newText: string }[] }[];
+    changes?: Record<string, { range: LspRange; newText: string }[]>;
+  };
+}
+
+export interface ApplyEditResult { applied: boolean; failureReason?: string }
+
+/** What the preview needs of the editor. */
+export interface PreviewUi {
+  /** The version of the open document at uri; undefined when not open. */
+  documentVersion(uri: string): number | undefined;
+  /** Shows the hunks for confirmation until the user applies the checked
+   * ones (true) or discards them (false). */
+  preview(title: string, hunks: PreviewHunk[]): Promise<boolean>;
+  /** Applies the edit at once, as the language client would. */
+  applyNow(params: ApplyEditParams): Promise<ApplyEditResult>;
+}
+
+/** The hunks of a WorkspaceEdit, in document order, or a reason to refuse it. */
+export function previewHunks(params: ApplyEditParams, ui: Pick<PreviewUi, 'documentVersion'>):
+    { hunks: PreviewHunk[] } | { refused: string } {
+  const docs = [...(params.edit.documentChanges ?? [])];
+  for (const [uri, edits] of Object.entries(params.edit.changes ?? {})) {
+    docs.push({ textDocument: { uri }, edits });
+  }
+  const hunks: PreviewHunk[] = [];
+  for (const d of docs) {
+    const open = ui.documentVersion(d.textDocument.uri);
+    const want = d.textDocument.version;
+    if (open === undefined) return { refused: `${d.textDocument.uri} is not open` };
+    if (typeof want === 'number' && want !== open) {
+      return { refused: 'the document changed; nothing applied' };
+    }
+    const edits = [...d.edits].sort((a, b) => a.range.start.line - b.range.start.line ||
+                                           a.range.start.character - b.range.start.character);
+    edits.forEach((e, i) => {
+      const first = e.range.start.line + 1;
+      // a range ending at column 0 ends with the line before
+      const last = Math.max(first, e.range.end.character === 0 ? e.range.end.line
+                                                               : e.range.end.line + 1);
+      const lines = first === last ? `line ${first}` : `lines ${first}\u2013${last}`;
+      hunks.push({ uri: d.textDocument.uri, range: e.range, newText: e.newText,
+                   label: `Hunk ${i + 1} of ${edits.length}, ${lines}` });
+    });
+  }
+  return { hunks };
+}
+
+/** Answers workspace/applyEdit: through the preview, or at once. */
+export class EditPreview {
+  constructor(private readonly ui: PreviewUi, private readonly enabled: () => boolean) {}
+
+  async handle(params: ApplyEditParams): Promise<ApplyEditResult> {
+    if (!this.enabled()) return this.ui.applyNow(params);
+    const r = previewHunks(params, this.ui);
+    if ('refused' in r) return { applied: false, failureReason: r.refused };
+    if (r.hunks.length === 0) return { applied: true };
+    // "applied": the client has taken the edit into its preview. A
+    // discarded preview is the user's answer, not a failure for the server
+    // to report.
+    await this.ui.preview(params.label ?? 'SonicBoom', r.hunks);
+    return { applied: true };
   }
 }

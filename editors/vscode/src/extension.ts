@@ -8,15 +8,20 @@
 // (sonicboom.editWithInstruction, which this extension completes: the
 // server offers it because we announce experimental.sonicboom
 // .instructionPrompt). Every edit shows a progress notification whose
-// Cancel button stops the model.
+// Cancel button stops the model. With sonicboom.preview on (the default)
+// the result opens in the Refactor Preview, a checkbox per hunk
+// (EditPreview in edit.ts); Ctrl+Alt+E (Cmd+Alt+E) runs "Edit selection…".
 
 import * as vscode from 'vscode';
 import {
-  ClientCapabilities, LanguageClient, LanguageClientOptions, RevealOutputChannelOn,
-  ServerOptions, StaticFeature, WorkDoneProgress,
+  ApplyWorkspaceEditRequest, ClientCapabilities, LanguageClient, LanguageClientOptions,
+  RevealOutputChannelOn, ServerOptions, StaticFeature, WorkDoneProgress,
 } from 'vscode-languageclient/node';
 
-import { EditArg, EditConnection, EditRunner, EditUi, lineRange } from './edit';
+import {
+  ApplyEditParams, EditArg, EditConnection, EditPreview, EditRunner, EditUi, lineRange,
+  PreviewHunk, PreviewUi,
+} from './edit';
 
 let client: LanguageClient | undefined;
 let runner: EditRunner | undefined;
@@ -65,6 +70,37 @@ const ui: EditUi = {
   warn: (m) => { void vscode.window.showWarningMessage(m); },
 };
 
+/** The Refactor Preview: each hunk a change that needs confirmation. */
+function previewUi(c: LanguageClient): PreviewUi {
+  return {
+    documentVersion: (uri) =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)?.version,
+    preview: async (title: string, hunks: PreviewHunk[]) => {
+      const edit = new vscode.WorkspaceEdit();
+      for (const h of hunks) {
+        const r = c.protocol2CodeConverter.asRange(h.range);
+        edit.replace(vscode.Uri.parse(h.uri), r, h.newText,
+                     { label: h.label, description: title, needsConfirmation: true });
+      }
+      return vscode.workspace.applyEdit(edit, { isRefactoring: true });
+    },
+    // what the language client does with the preview off
+    applyNow: async (params: ApplyEditParams) => {
+      const edit = await c.protocol2CodeConverter.asWorkspaceEdit(
+        params.edit as Parameters<typeof c.protocol2CodeConverter.asWorkspaceEdit>[0]);
+      for (const d of params.edit.documentChanges ?? []) {
+        const open = vscode.workspace.textDocuments.find(
+          (t) => t.uri.toString() === d.textDocument.uri);
+        if (open && typeof d.textDocument.version === 'number' &&
+            open.version !== d.textDocument.version) {
+          return { applied: false };
+        }
+      }
+      return { applied: edit ? await vscode.workspace.applyEdit(edit) : false };
+    },
+  };
+}
+
 function connectionOf(c: LanguageClient): EditConnection {
   return {
     sendRequest: (method, params) => c.sendRequest(method, params),
@@ -109,6 +145,12 @@ function startClient(context: vscode.ExtensionContext): void {
   };
   client = new LanguageClient('sonicboom', 'SonicBoom', serverOptions, clientOptions);
   client.registerFeature(new InstructionPromptFeature());
+  const preview = new EditPreview(
+    previewUi(client),
+    () => vscode.workspace.getConfiguration('sonicboom').get<boolean>('preview', true));
+  // replaces the client's own handler (which applies at once)
+  client.onRequest(ApplyWorkspaceEditRequest.type,
+                   (params) => preview.handle(params as ApplyEditParams));
   runner = new EditRunner(connectionOf(client), ui);
   client.start().catch((e: unknown) => {
     void vscode.window.showErrorMessage(

@@ -14,10 +14,23 @@
 // and against a server with SB_LSP_TEST_HOLD=1 (it pauses after its first
 // progress report until the edit is cancelled or its document changes):
 //   3. the notification's Cancel mid-edit: cancelled, document unchanged;
-//   4. the document changed mid-edit: refused, nothing applied.
+//   4. the document changed mid-edit: refused, nothing applied;
+// and with the preview on (EditPreview, its UI a stand-in for VS Code's
+// Refactor Preview that applies the hunks the user leaves checked, all
+// against the text the edit was made from, as VS Code does):
+//   preview: the hunks offered, one per diff(1) hunk, labelled, nothing
+//     changed; discarding leaves the document as it was;
+//   accept-hunk: only the first checked: peek.first (from diff(1));
+//   reject-hunk: all but the first: peek.rest;
+//   accept-all: all checked: sb edit's output;
+//   preview-stale: the document at another version when the edit
+//     arrives: refused, nothing shown.
+// The Refactor Preview itself (its checkboxes, one undo step for the
+// applied hunks, its refusal of a file changed meanwhile) is VS Code's and
+// runs only in code-server (make test-vscode-e2e), not here.
 // Prints one line per test and "N passed, N failed"; exit 1 on a failure.
 
-import { spawn } from 'child_process';
+import { execFileSync, spawn } from 'child_process';
 import { readFileSync } from 'fs';
 import {
   createMessageConnection, MessageConnection, ProgressType, StreamMessageReader,
@@ -25,7 +38,8 @@ import {
 } from 'vscode-jsonrpc/node';
 
 import {
-  EditArg, EditConnection, EditRunner, EditUi, lineRange, LspPosition, Outcome, ProgressValue,
+  ApplyEditParams, ApplyEditResult, EditArg, EditConnection, EditPreview, EditRunner, EditUi,
+  lineRange, LspPosition, Outcome, PreviewHunk, PreviewUi, ProgressValue,
 } from '../src/edit';
 
 const T = need('SB_T');
@@ -76,6 +90,8 @@ class Server {
   conn: MessageConnection;
   docs = new Map<string, Doc>();
   applies = 0;
+  /** When set, workspace/applyEdit goes here (the preview tests). */
+  onApply: ((p: ApplyEditParams) => Promise<ApplyEditResult>) | undefined;
 
   constructor(held: boolean) {
     const env = { ...process.env };
@@ -84,6 +100,7 @@ class Server {
     this.conn = createMessageConnection(new StreamMessageReader(child.stdout!),
                                         new StreamMessageWriter(child.stdin!));
     this.conn.onRequest('workspace/applyEdit', (p: any) => {
+      if (this.onApply) return this.onApply(p as ApplyEditParams);
       for (const dc of p.edit.documentChanges ?? []) {
         const doc = this.docs.get(dc.textDocument.uri);
         if (!doc || dc.textDocument.version !== doc.version) {
@@ -253,6 +270,96 @@ async function changedDuringGeneration(s: Server): Promise<string> {
   return 'document changed during generation: refused, nothing applied';
 }
 
+/** The Refactor Preview, stubbed: `choose` picks the hunks left checked
+ * (undefined: Discard); they are applied together to the text the edit was
+ * made from. */
+class StubPreview implements PreviewUi {
+  offered: PreviewHunk[] = [];
+  versionSkew = 0;
+  choose: (hunks: PreviewHunk[]) => PreviewHunk[] | undefined = () => undefined;
+  constructor(private readonly s: Server) {}
+
+  documentVersion(uri: string) {
+    const d = this.s.docs.get(uri);
+    return d ? d.version + this.versionSkew : undefined;
+  }
+  async preview(_title: string, hunks: PreviewHunk[]) {
+    this.offered = hunks;
+    const chosen = this.choose(hunks);
+    if (!chosen) return false;
+    const doc = this.s.docs.get(hunks[0].uri)!;
+    doc.apply(chosen.map((h) => ({ range: h.range, newText: h.newText })));
+    return true;
+  }
+  async applyNow(): Promise<ApplyEditResult> {
+    throw new Error('the preview is on: nothing may be applied at once');
+  }
+}
+
+/** diff(1)'s hunk count between two test files. */
+function diffHunks(a: string, b: string): number {
+  let out = '';
+  try {
+    out = execFileSync('diff', [`${T}/${a}`, `${T}/${b}`], { encoding: 'utf8' });
+  } catch (e) {
+    out = (e as { stdout: string }).stdout; // diff exits 1 when they differ
+  }
+  return out.split('\n').filter((l) => /^[0-9]/.test(l)).length;
+}
+
+/** INSTR_WHOLE on a fresh peek.c with the preview on; the user's choice. */
+async function previewedEdit(s: Server, choose: StubPreview['choose'], skew = 0) {
+  const doc = await s.open('peek.c');
+  const before = doc.text;
+  const ui = new StubPreview(s);
+  ui.choose = choose;
+  ui.versionSkew = skew;
+  s.onApply = (p) => new EditPreview(ui, () => true).handle(p);
+  const runner = new EditRunner(s.edits(), new StubUi());
+  const o = await withGuard(runner.run({ uri: doc.uri, instruction: need('INSTR_WHOLE'),
+                                         version: doc.version }), 'the edit');
+  // the answer to applyEdit comes before the command's result: the preview
+  // has been offered by now
+  s.onApply = undefined;
+  check(o.kind === 'done', `outcome ${JSON.stringify(o)}`);
+  return { doc, before, ui };
+}
+
+const previewTests: Record<string, (s: Server) => Promise<string>> = {
+  preview: async (s) => {
+    const { doc, before, ui } = await previewedEdit(s, () => undefined);
+    const want = diffHunks('peek.c', 'peek.expected');
+    check(ui.offered.length === want, `${ui.offered.length} hunks offered, diff finds ${want}`);
+    check(want > 1, 'the fixture needs two hunks or more');
+    check(ui.offered.every((h, i) => h.label.startsWith(`Hunk ${i + 1} of ${want}, line`)),
+          `labels ${JSON.stringify(ui.offered.map((h) => h.label))}`);
+    check(doc.text === before, 'the document changed though the preview was discarded');
+    return `preview: ${want} hunks offered for confirmation, labelled; discarded: document unchanged`;
+  },
+  'accept-hunk': async (s) => {
+    const { doc } = await previewedEdit(s, (h) => [h[0]]);
+    check(doc.text === read('peek.first'), `document differs from the first hunk alone:\n${doc.text}`);
+    return 'accept-hunk: only the first hunk checked: the first hunk alone';
+  },
+  'reject-hunk': async (s) => {
+    const { doc } = await previewedEdit(s, (h) => h.slice(1));
+    check(doc.text === read('peek.rest'), `document differs from all but the first hunk:\n${doc.text}`);
+    return 'reject-hunk: the first hunk unchecked: all but the first hunk';
+  },
+  'accept-all': async (s) => {
+    const { doc, before } = await previewedEdit(s, (h) => h);
+    check(doc.text === read('peek.expected'), `document differs from sb edit:\n${doc.text}`);
+    check(doc.text !== before, 'the edit changed nothing');
+    return 'accept-all: every hunk checked: equals sb edit';
+  },
+  'preview-stale': async (s) => {
+    const { doc, before, ui } = await previewedEdit(s, (h) => h, 1);
+    check(ui.offered.length === 0, 'a preview was offered for another version');
+    check(doc.text === before, 'something was applied');
+    return 'preview-stale: the document at another version: refused, nothing shown';
+  },
+};
+
 async function main(): Promise<void> {
   let passed = 0;
   let failed = 0;
@@ -274,6 +381,18 @@ async function main(): Promise<void> {
     }
     await s.stop();
   }
+  const s = new Server(false);
+  await s.initialize();
+  for (const [name, t] of Object.entries(previewTests)) {
+    try {
+      console.log(`ok - vscode ${await t(s)}`);
+      passed++;
+    } catch (e) {
+      console.log(`FAIL - vscode ${name}: ${(e as Error).message}`);
+      failed++;
+    }
+  }
+  await s.stop();
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed === 0 ? 0 : 1);
 }
