@@ -121,5 +121,8 @@ int cli_ids_from_json(const char *cmd, const char *what, const json_t *a,
                       int32_t n_vocab, int32_t **ids, int32_t *n);
 /* path followed by suffix, malloc'd (caller frees); NULL when out of memory. */
 char *cli_path_with(const char *path, const char *suffix);
+/* Byte offset of the start of line `line` (1-based) in text[0..len); len
+ * when the text has fewer lines (then *past is set). */
+int64_t cli_line_start(const char *text, int64_t len, int64_t line, bool *past);
 
 #endif /* SB_CLI_H */

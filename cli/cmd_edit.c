@@ -265,30 +265,13 @@ static int cli__edit_run(const cli_edit_opts *o, eng_model *m,
     return rc;
 }
 
-/* Byte offsets of the start of line `line` (1-based) in text; len when
- * the text has fewer lines (then *past is set). */
-static int64_t cli__line_start(const char *text, int64_t len, int64_t line,
-                               bool *past) {
-    int64_t at = 0;
-    for (int64_t l = 1; l < line; l++) {
-        const char *nl = memchr(text + at, '\n', (size_t)(len - at));
-        if (!nl) {
-            *past = true;
-            return len;
-        }
-        at = nl - text + 1;
-    }
-    if (at == len && line > 1) *past = true;
-    return at;
-}
-
 /* Fills the request's region (--lines), prompt version and context. */
 static int cli__edit_region(const cli_edit_opts *o, const eng_model *m,
                             edit_request *rq, cli_edit_doc *doc) {
     if (o->line_a) {
         bool past = false;
-        doc->from = cli__line_start(doc->text, doc->len, o->line_a, &past);
-        doc->to = cli__line_start(doc->text, doc->len, o->line_b + 1, &(bool){false});
+        doc->from = cli_line_start(doc->text, doc->len, o->line_a, &past);
+        doc->to = cli_line_start(doc->text, doc->len, o->line_b + 1, &(bool){false});
         if (past)
             return cli_usage("edit", "--lines %lld:%lld: the file has fewer "
                              "than %lld lines", (long long)o->line_a,

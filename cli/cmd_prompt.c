@@ -34,7 +34,10 @@ static const char cli__prompt_help[] =
     "--tasks reads one JSON object a line, {\"instruction\", \"file\",\n"
     "\"edited\", \"lang\" (or \"language\"; optional)}, and writes IDS.bin\n"
     "(atomically): \"SBTOK001\", then per task u32 n_prompt, u32 n_answer and\n"
-    "n_prompt + n_answer int32 ids, all little-endian.\n";
+    "n_prompt + n_answer int32 ids, all little-endian. A task is prompted\n"
+    "with v1 unless it has \"prompt\": \"v2\": then \"file\" is the document,\n"
+    "\"lines\": [A, B] (1-based, inclusive; optional, default all) the region\n"
+    "to rewrite, and \"edited\" the rewritten region.\n";
 
 typedef struct cli__prompt_opts {
     const char *model, *instruction, *file, *language, *edited, *tasks, *out;
@@ -149,6 +152,47 @@ static const char *cli__member(json_t *task, const char *key, bool required,
     return json_string_value(v);
 }
 
+/* The task's prompt version and region: with "prompt": "v2", the request
+ * shows "file" as the document (edit_request_set_context, with sb edit's
+ * default budget) and rewrites the lines "lines": [A, B] of it (1-based,
+ * inclusive; the whole file without it), and "edited" is the rewritten
+ * region. Without "prompt" (or "v1"), r is left as it is. */
+static int cli__prompt_task_region(json_t *task, const eng_model *m,
+                                   const char *file, int64_t fl,
+                                   edit_request *r, long lineno, sb_err *err) {
+    json_t *pv = json_object_get(task, "prompt"), *lines = json_object_get(task, "lines");
+    int version = 1;
+    if (pv && (!json_is_string(pv) ||
+               edit_prompt_version_parse(json_string_value(pv), &version)))
+        return sb_err_set(err, __func__, "task on line %ld: \"prompt\" must be "
+                          "\"v1\" or \"v2\"", lineno);
+    if (version < 2)
+        return lines ? sb_err_set(err, __func__, "task on line %ld: \"lines\" "
+                                  "needs \"prompt\": \"v2\"", lineno) : 0;
+    int64_t from = 0, to = fl;
+    if (lines) {
+        json_t *ja = json_array_get(lines, 0), *jb = json_array_get(lines, 1);
+        if (json_array_size(lines) != 2 || !json_is_integer(ja) || !json_is_integer(jb) ||
+            json_integer_value(ja) < 1 || json_integer_value(jb) < json_integer_value(ja))
+            return sb_err_set(err, __func__, "task on line %ld: \"lines\" must be "
+                              "[A, B] with 1 <= A <= B", lineno);
+        const int64_t a = json_integer_value(ja), b = json_integer_value(jb);
+        bool past = false;
+        from = cli_line_start(file, fl, a, &past);
+        to = cli_line_start(file, fl, b + 1, &(bool){false});
+        if (past)
+            return sb_err_set(err, __func__, "task on line %ld: \"lines\" [%lld, %lld]: "
+                              "the file has fewer than %lld lines", lineno,
+                              (long long)a, (long long)b, (long long)a);
+    }
+    const int32_t ctx = eng_model_n_ctx(m) < 4096 ? eng_model_n_ctx(m) : 4096;
+    sb_err e = {0};
+    if (edit_request_set_context(r, m, file, fl, from, to,
+                                 edit_context_budget_default(ctx), &e))
+        return sb_err_set(err, __func__, "task on line %ld: %s", lineno, e.msg);
+    return 0;
+}
+
 /* Encodes the task on one line and appends its record to out. */
 static int cli__prompt_task(const eng_model *m, const char *line, size_t len,
                             long lineno, FILE *out, sb_err *err) {
@@ -170,9 +214,10 @@ static int cli__prompt_task(const eng_model *m, const char *line, size_t len,
     if (!instr || !file || !edited || err->msg[0]) goto done;
     edit_request r = {.file = file, .file_len = fl, .instruction = instr,
                       .instruction_len = il, .language = lang};
+    if (cli__prompt_task_region(task, m, file, fl, &r, lineno, err)) goto done;
     sb_err e = {0};
     if (edit_prompt_tokens(m, &r, &ids, &n, &e) ||
-        edit_reply_ids(m, file, fl, edited, el, &ans, &n_ans, &e)) {
+        edit_reply_ids(m, r.file, r.file_len, edited, el, &ans, &n_ans, &e)) {
         sb_err_set(err, __func__, "task on line %ld: %s", lineno, e.msg);
         goto done;
     }

@@ -217,3 +217,17 @@ int cli_opt_on_off(const char *cmd, const char *flag, const char *arg,
     else return cli_usage(cmd, "%s '%s': expected on or off", flag, arg);
     return CLI_OK;
 }
+
+int64_t cli_line_start(const char *text, int64_t len, int64_t line, bool *past) {
+    int64_t at = 0;
+    for (int64_t l = 1; l < line; l++) {
+        const char *nl = memchr(text + at, '\n', (size_t)(len - at));
+        if (!nl) {
+            *past = true;
+            return len;
+        }
+        at = nl - text + 1;
+    }
+    if (at == len && line > 1) *past = true;
+    return at;
+}

@@ -19,7 +19,9 @@
 #       NON_ASCII (a share, e.g. 0.2) puts comment lines of non-ASCII
 #       text into that share of the train tasks; the held-out tasks get a
 #       second set (the same seed, non-ASCII in every file, EXTRA_HELDOUT
-#       tasks) scored as eval_extra. PACK=1 trains with packed rows
+#       tasks) scored as eval_non_ascii. V2 (a share) makes that share of
+#       the train tasks edit prompt v2 tasks (make_data.py --v2), and a
+#       third held-out set, all v2, is scored as eval_v2. PACK=1 trains with packed rows
 #       (train.py --pack, the default; COMPILE=1 adds torch.compile),
 #       falling back to the bucketed loop for the time left if it fails;
 #       BENCH_SECONDS (default 30; 0: none) first runs the bucketed loop
@@ -44,6 +46,7 @@ MISTAKE_WEIGHT=${MISTAKE_WEIGHT:-0}
 KIND_WEIGHTS=${KIND_WEIGHTS:-}
 LR=${LR:-1.5e-3}
 NON_ASCII=${NON_ASCII:-0}
+V2=${V2:-0}
 EXTRA_HELDOUT=${EXTRA_HELDOUT:-150}
 PACK=${PACK:-1}
 COMPILE=${COMPILE:-0}
@@ -74,12 +77,15 @@ log "1. tasks (seed $SEED, $PER_CHUNK per chunk, $JOBS jobs)"
 "$SB" mkmodel --shape tiny --quant q8_0 --quiet --vocab tools/train/vocab.json -o "$W/tok.gguf"
 python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split train --seed "$SEED" \
     --per-chunk "$PER_CHUNK" --jobs "$JOBS" --kind-weights "$KIND_WEIGHTS" \
-    --non-ascii "$NON_ASCII" --out "$W/train.jsonl" | tee -a "$OUT/device_run.log"
+    --non-ascii "$NON_ASCII" --v2 "$V2" --out "$W/train.jsonl" | tee -a "$OUT/device_run.log"
 python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split heldout --seed "$HELDOUT_SEED" \
     --per-chunk 1 --jobs "$JOBS" --out "$W/heldout.jsonl" | tee -a "$OUT/device_run.log"
 python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split heldout --seed "$HELDOUT_SEED" \
     --per-chunk 1 --jobs "$JOBS" --non-ascii 1 --limit "$EXTRA_HELDOUT" \
     --out "$W/heldout_na.jsonl" | tee -a "$OUT/device_run.log"
+python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split heldout --seed "$HELDOUT_SEED" \
+    --per-chunk 1 --jobs "$JOBS" --v2 1 --limit "$EXTRA_HELDOUT" \
+    --out "$W/heldout_v2.jsonl" | tee -a "$OUT/device_run.log"
 
 log "2. ids through sb prompt ($JOBS shards)"
 split -n "l/$JOBS" -d -a 3 "$W/train.jsonl" "$W/shard."
@@ -93,6 +99,7 @@ for p in $pids; do
 done
 "$SB" prompt -m "$W/tok.gguf" --tasks "$W/heldout.jsonl" --out "$W/heldout.bin"
 "$SB" prompt -m "$W/tok.gguf" --tasks "$W/heldout_na.jsonl" --out "$W/heldout_na.bin"
+"$SB" prompt -m "$W/tok.gguf" --tasks "$W/heldout_v2.jsonl" --out "$W/heldout_v2.bin"
 python3 - "$W" "$SB" <<'EOF' 2>&1 | tee -a "$OUT/device_run.log" || true
 # A cross-check, not a gate: Hugging Face's tokenizer on the subset
 # vocabulary against the engine's ids for the first held-out answers.
@@ -139,7 +146,8 @@ if [ "$BENCH_SECONDS" -gt 0 ]; then
     train --out "$W/bench" --seconds "$BENCH_SECONDS" --limit-tasks 4000 --save-every 100000
 fi
 eval_args=(--eval-ids "$W/heldout.bin" --eval-tasks "$W/heldout.jsonl"
-           --eval-extra "$W/heldout_na.bin" "$W/heldout_na.jsonl")
+           --eval-extra non_ascii "$W/heldout_na.bin" "$W/heldout_na.jsonl"
+           --eval-extra v2 "$W/heldout_v2.bin" "$W/heldout_v2.jsonl")
 log "3. training for $TRAIN_SECONDS s (edit weight $EDIT_WEIGHT, mistake weight $MISTAKE_WEIGHT, peak lr $LR, pack $PACK, compile $COMPILE)"
 started=$(date +%s)
 if [ "$PACK" = 1 ]; then

@@ -19,7 +19,10 @@
       instruction, file, edited, source. Deterministic given the corpus and
       the seed, whatever --jobs is. --non-ascii R inserts comment lines of
       non-ASCII text into the file of that share of tasks (before the edit
-      is made), for exact copying of byte-level tokens.
+      is made), for exact copying of byte-level tokens. --v2 R turns that
+      share into tasks for edit prompt v2 ("prompt": "v2", the file as the
+      document, "lines": the region holding every change with a random
+      margin, "edited": the rewritten region; sb prompt --tasks reads them).
 
   make_data.py bench --tasks FILE --count N --out DIR
       The first N tasks of FILE (e.g. held-out ones) as `sb bench` task
@@ -325,8 +328,32 @@ def with_non_ascii(text, lang, rng):
     return "\n".join(lines)
 
 
+def as_v2(task, rng):
+    """The task for edit prompt v2: its file becomes the document and the
+    lines to rewrite cover every changed line, with 0-6 lines of margin
+    each side (a fifth of the time the whole file, no "lines"); "edited"
+    becomes the rewritten region. None when the rewritten region would be
+    empty."""
+    a = task["file"].splitlines(True)
+    b = task["edited"].splitlines(True)
+    changed = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+               if op[0] != "equal"]
+    if not changed:
+        return None
+    v2 = dict(task, prompt="v2")
+    if rng.random() < 0.2:
+        return v2
+    lo = max(0, min(op[1] for op in changed) - rng.randint(0, 6))
+    hi = min(len(a), max(max(op[2] for op in changed), lo + 1) + rng.randint(0, 6))
+    region = "".join(b[lo:len(b) - (len(a) - hi)])
+    if not region or "".join(a[:lo]) + region + "".join(a[hi:]) != task["edited"]:
+        return None
+    v2.update(lines=[lo + 1, hi], edited=region)
+    return v2
+
+
 def tasks_for(job):
-    chunk, seed, per_chunk, weights, non_ascii = job
+    chunk, seed, per_chunk, weights, non_ascii, v2_share = job
     out, seen = [], set()
     for k in range(per_chunk * 2):
         if len(out) == per_chunk:
@@ -342,9 +369,14 @@ def tasks_for(job):
             continue
         seen.add(got[1])
         kind, instruction, edited = got
-        out.append({"id": "%s@%d" % (chunk["id"], k), "kind": kind,
-                    "lang": chunk["lang"], "instruction": instruction,
-                    "file": text, "edited": edited, "source": chunk["path"]})
+        task = {"id": "%s@%d" % (chunk["id"], k), "kind": kind,
+                "lang": chunk["lang"], "instruction": instruction,
+                "file": text, "edited": edited, "source": chunk["path"]}
+        if v2_share:  # its own generator, as for --non-ascii
+            v2 = random.Random("v2:%d:%s:%d" % (seed, chunk["id"], k))
+            if v2.random() < v2_share:
+                task = as_v2(task, v2) or task
+        out.append(task)
     return out
 
 
@@ -355,7 +387,7 @@ def cmd_tasks(args):
         weights = edits.parse_weights(args.kind_weights)
     except ValueError as e:
         raise SystemExit("make_data.py tasks: --kind-weights: %s" % e)
-    jobs = [(c, args.seed, args.per_chunk, weights, args.non_ascii) for c in chunks]
+    jobs = [(c, args.seed, args.per_chunk, weights, args.non_ascii, args.v2) for c in chunks]
     n = 0
     with open(args.out + ".tmp", "w", encoding="utf-8") as f:
         if args.jobs > 1:
@@ -383,6 +415,9 @@ def cmd_bench(args):
     with open(args.tasks, encoding="utf-8") as f:
         tasks = [json.loads(line) for line in f][:args.count]
     for i, t in enumerate(tasks):
+        if t.get("prompt") == "v2":
+            raise SystemExit("make_data.py bench: task %s is a v2 task; sb bench takes "
+                             "whole-file tasks (make them without --v2)" % t["id"])
         folder = os.path.join(args.out, "%03d-%s" % (i, t["kind"]))
         os.makedirs(folder, exist_ok=True)
         ext = os.path.splitext(t["source"])[1] or ".txt"
@@ -420,6 +455,8 @@ def main():
                    help="override edit kinds' draw weights, e.g. rename=60 (edits.MAKERS)")
     t.add_argument("--non-ascii", type=float, default=0.0,
                    help="share of tasks whose file gets comment lines of non-ASCII text")
+    t.add_argument("--v2", type=float, default=0.0,
+                   help="share of tasks for edit prompt v2 (the file as context, a region)")
     t.add_argument("--out", required=True)
     b = sub.add_parser("bench")
     b.add_argument("--tasks", required=True)

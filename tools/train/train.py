@@ -274,8 +274,9 @@ def main():
     ap.add_argument("--compile", action="store_true", help="with --pack: torch.compile")
     ap.add_argument("--peak-tflops", type=float, default=989.0,
                     help="the GPU's dense bf16 peak, for MFU (H100 SXM / H200: 989)")
-    ap.add_argument("--eval-extra", nargs=2, metavar=("IDS", "TASKS"),
-                    help="a second held-out set, scored as eval_extra (e.g. non-ASCII)")
+    ap.add_argument("--eval-extra", nargs=3, action="append", default=[],
+                    metavar=("NAME", "IDS", "TASKS"),
+                    help="another held-out set, scored as eval_NAME (e.g. non_ascii, v2)")
     args = ap.parse_args()
 
     import torch
@@ -495,10 +496,10 @@ def initial_evals(args, model, held, eos_id, device):
     if held and args.init:
         out["eval_init"] = evaluate(model, held[0], held[1], eos_id, device)
         print("init eval: %s" % json.dumps(out["eval_init"]), flush=True)
-    if args.eval_extra and args.init:
-        extra = load_heldout(args, *args.eval_extra)
-        out["eval_extra_init"] = evaluate(model, extra[0], extra[1], eos_id, device)
-        print("init eval (extra): %s" % json.dumps(out["eval_extra_init"]), flush=True)
+    for name, ids, tasks in args.eval_extra if args.init else []:
+        extra = load_heldout(args, ids, tasks)
+        out["eval_%s_init" % name] = evaluate(model, extra[0], extra[1], eos_id, device)
+        print("init eval (%s): %s" % (name, json.dumps(out["eval_%s_init" % name])), flush=True)
     return out
 
 
@@ -514,9 +515,9 @@ def finish(args, model, summary, held, init_eval, eos_id, device):
     summary.update(init_eval or {})
     if held:
         summary["eval"] = evaluate(model, held[0], held[1], eos_id, device)
-    if args.eval_extra:
-        extra = load_heldout(args, *args.eval_extra)
-        summary["eval_extra"] = evaluate(model, extra[0], extra[1], eos_id, device)
+    for name, ids, tasks in args.eval_extra:
+        extra = load_heldout(args, ids, tasks)
+        summary["eval_" + name] = evaluate(model, extra[0], extra[1], eos_id, device)
     with open(os.path.join(args.out, "train_summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     print(json.dumps({k: v for k, v in summary.items() if k != "args"}), flush=True)
