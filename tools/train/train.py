@@ -60,7 +60,7 @@ from shape import SHAPE  # noqa: E402
 
 
 def flops_per_step(shape, lens, n_answer):
-    from packed import flops_per_step as f
+    from batches import flops_per_step as f
     return f(shape, lens, n_answer)
 
 
