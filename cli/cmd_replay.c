@@ -122,15 +122,19 @@ static bool cli__replay_chain(const cli_replay_opts *o, const slog_report *rep) 
     for (int i = 0; i < rep->n_damage; i++)
         printf("damage at line %lld: %s: %s\n", (long long)rep->damage[i].line,
                slog_damage_name(rep->damage[i].kind), rep->damage[i].what);
+    if (rep->more_damage)
+        printf("damage: %lld more findings not shown\n", (long long)rep->more_damage);
     for (int i = 0; i < rep->n_notes; i++)
         printf("note: %s\n", rep->notes[i].what);
+    if (rep->more_notes)
+        printf("note: %lld more notes not shown\n", (long long)rep->more_notes);
     if (rep->unchained)
         printf("note: %lld entries are of format v1 (before the hash chain): "
                "they replay, but cannot be checked for tampering\n",
                (long long)rep->unchained);
     if (!rep->entries) printf("damage: the log holds no edit entry: nothing to "
                               "replay, nothing proven\n");
-    return rep->n_damage == 0 && rep->entries > 0;
+    return rep->n_damage == 0 && rep->more_damage == 0 && rep->entries > 0;
 }
 
 /* ==== one entry ============================================================= */
@@ -288,7 +292,7 @@ int cli_replay(int argc, char **argv) {
     slog_report rep;
     if (slog_verify(o.log, &rep, &err)) return cli_fail("replay", "%s", err.msg);
     bool intact = cli__replay_chain(&o, &rep);
-    int n_damage = rep.n_damage;
+    int64_t n_damage = rep.n_damage + rep.more_damage;
     slog_report_free(&rep);
     fflush(stdout);
     int identical = 0, different = 0;
@@ -299,8 +303,8 @@ int cli_replay(int argc, char **argv) {
                 intact ? "intact" : "DAMAGED");
     else
         fprintf(stderr, "sb replay: %d identical, %d different, refused or "
-                "failed; log %s (%d damage findings)\n", identical, different,
-                intact ? "intact" : "DAMAGED", n_damage);
+                "failed; log %s (%lld damage findings)\n", identical, different,
+                intact ? "intact" : "DAMAGED", (long long)n_damage);
     if (!intact) return CLI_REPLAY_DAMAGED;
     return different ? CLI_FAIL : CLI_OK;
 }

@@ -65,7 +65,7 @@
 /* Longest line a reader accepts (a document of up to 64 MiB, escaped). */
 enum { SLOG_MAX_LINE = 512 << 20 };
 /* Most output ids an entry may hold. */
-enum { SLOG_MAX_OUTPUT = 1 << 26 };
+enum { SLOG_MAX_OUTPUT = 1 << 20 };
 
 typedef enum slog_kind {
     SLOG_KIND_EDIT,    /* "kind": "edit": one edit; every field below */
@@ -206,7 +206,14 @@ typedef struct slog_report {
     slog_damage *notes;    /* remarks that are not damage (a session whose
                               writer died without a summary, but nothing
                               is missing); kind unused; owned */
+    /* Findings past the first SLOG_MAX_FINDINGS of each list: counted,
+     * not kept (a log of millions of junk lines would otherwise hold a
+     * finding for each). The log is damaged when n_damage or more_damage
+     * is not 0. */
+    int64_t more_damage, more_notes;
 } slog_report;
+
+enum { SLOG_MAX_FINDINGS = 1000 };
 
 /* Reads the whole log at path and judges its chain: every line in its
  * place, every session closed. 0 with *rep filled (damage or not); -1 with

@@ -181,6 +181,11 @@ void slog__add(slog__judge *j, bool note, int64_t at, slog_damage_kind k,
                       const char *fmt, ...) {
     slog_damage **list = note ? &j->rep->notes : &j->rep->damage;
     int *n = note ? &j->rep->n_notes : &j->rep->n_damage;
+    if (!note) j->recs[at].flagged = true;
+    if (*n >= SLOG_MAX_FINDINGS) {
+        ++*(note ? &j->rep->more_notes : &j->rep->more_damage);
+        return;
+    }
     slog_damage *d = realloc(*list, (size_t)(*n + 1) * sizeof *d);
     if (!d) {
         j->oom = true;
@@ -194,7 +199,6 @@ void slog__add(slog__judge *j, bool note, int64_t at, slog_damage_kind k,
     va_start(ap, fmt);
     vsnprintf(d->what, sizeof d->what, fmt, ap);
     va_end(ap);
-    if (!note) j->recs[at].flagged = true;
 }
 
 void slog__damage(slog__judge *j, int64_t at, slog_damage_kind k,

@@ -431,6 +431,38 @@ static void test_open_refuses_what_is_not_a_log(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* A line of more values than an entry may hold is refused before it is
+ * parsed (jansson holds every value at once: 2^26 ids cost 3 GB), and the
+ * lines after it read on. */
+static void test_too_many_values(void **state) {
+    (void)state;
+    fresh_path();
+    size_t n = (size_t)SLOG_MAX_OUTPUT + 1000;
+    char *line = malloc(2 * n + 64);
+    assert_non_null(line);
+    size_t k = (size_t)sprintf(line, "{\"format\":\"%s\",\"output_ids\":[", SLOG_FORMAT);
+    for (size_t i = 0; i < n; i++) {
+        line[k++] = '0';
+        line[k++] = ',';
+    }
+    memcpy(line + k - 1, "]}\n", 4);
+    FILE *f = fopen(g_path, "wb");
+    fwrite(line, 1, k + 2, f);
+    fclose(f);
+    free(line);
+    append(sample(1));
+    slog_reader *r = open_reader();
+    slog_entry e;
+    sb_err err = {0};
+    assert_int_equal(slog_next(r, &e, &err), -1);
+    if (!strstr(err.msg, "JSON values, more than an entry holds")) fail_msg("%s", err.msg);
+    expect_entry(r, &e, 1);
+    expect_summary(r, &e, 1);
+    expect_end(r);
+    slog_reader_close(r);
+    unlink(g_path);
+}
+
 /* A lock another process holds for good no longer holds up every edit's
  * answer: the append waits a bounded time, fails saying why, and writes
  * nothing; once the lock is free it goes on. Before: it waited forever. */
@@ -463,6 +495,7 @@ static void test_lock_wait_is_bounded(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lock_wait_is_bounded),
+        cmocka_unit_test(test_too_many_values),
         cmocka_unit_test(test_open_refuses_what_is_not_a_log),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_line_hash),
