@@ -97,7 +97,9 @@ static void test_directory_input(void **state) {
 /* A large file that is not a GGUF is refused by its magic before it is
  * read: under a 1 GB address-space limit, a 2 GB sparse file says "bad
  * magic" (it was read whole first: 8 s and 2.1 GB, here "cannot
- * allocate"). */
+ * allocate"). Under the sanitizers (SB_SANITIZED=1), whose shadow memory
+ * needs far more address space than any such limit, the same run goes
+ * without the limit: only the message is checked there. */
 static void test_info_checks_magic_first(void **state) {
     (void)state;
     const char *path = test_sb_path(0, "big.bin");
@@ -108,7 +110,9 @@ static void test_info_checks_magic_first(void **state) {
     assert_int_equal(truncate(path, (off_t)2 << 30), 0);
     const char *build = getenv("SB_BUILD");
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "ulimit -v 1048576; '%s/sb' info -m '%s' 2>'%s'",
+    const char *san = getenv("SB_SANITIZED");
+    snprintf(cmd, sizeof cmd, "%s'%s/sb' info -m '%s' 2>'%s'",
+             san && *san == '1' ? "" : "ulimit -v 1048576; ",
              build && *build ? build : "build", path, test_sb_path(1, "err"));
     int status = system(cmd);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
