@@ -247,7 +247,22 @@ static bool cli__replay_entry(const cli_replay_opts *o, cli_replay_engine *eng,
                        .language = e->language && *e->language ? e->language : NULL,
                        .path = e->uri && !strncmp(e->uri, "file://", 7) ? e->uri + 7
                                                                         : NULL};
+    if (edit_prompt_version_parse(e->prompt_version, &rq.prompt_version)) {
+        printf("refused: prompt version '%.40s' is unknown to this build\n",
+               e->prompt_version);
+        return false;
+    }
+    if (e->has_context &&
+        edit_request_context_at(&rq, e->document, e->document_len, e->region_start,
+                                e->region_end, e->context_start, e->context_end,
+                                &err)) {
+        printf("failed: %s\n", err.msg);
+        return false;
+    }
     edit_opts eo = edit_defaults();
+    /* each entry from an empty cache: replay depends on no earlier one
+     * (the bits are the same either way, docs/determinism.md) */
+    eo.prefix_cache = false;
     eo.drafter = o->speculation ? EDIT_DRAFTER_COPY : EDIT_DRAFTER_NONE;
     eo.max_tokens = e->max_tokens;
     eo.sampling = (eng_sampling){.temperature = e->temperature, .seed = e->seed,

@@ -93,6 +93,35 @@ static void context__window(const int64_t *tokens, int64_t lines, int64_t a,
     *last = e;
 }
 
+static int64_t context__line_number(const char *text, int64_t at) {
+    int64_t line = 1;
+    for (int64_t i = 0; i < at; i++) line += text[i] == '\n';
+    return line;
+}
+
+int edit_request_context_at(edit_request *r, const char *document,
+                            int64_t doc_len, int64_t from, int64_t to,
+                            int64_t context_from, int64_t context_to,
+                            sb_err *err) {
+    if (!document || from < 0 || to < from || to > doc_len || context_from < 0 ||
+        context_to < context_from || context_to > doc_len || context_from > from ||
+        context_to < to)
+        return sb_err_set(err, "edit context", "the context %lld..%lld does not "
+                          "hold the region %lld..%lld of the document (%lld "
+                          "bytes)", (long long)context_from, (long long)context_to,
+                          (long long)from, (long long)to, (long long)doc_len);
+    r->file = document + from;
+    r->file_len = to - from;
+    r->prompt_version = 2;
+    r->context = document + context_from;
+    r->context_len = context_to - context_from;
+    r->context_line = context__line_number(document, context_from);
+    r->region_line = r->context_line +
+                     context__line_number(document + context_from, from - context_from) - 1;
+    r->context_whole = context_from == 0 && context_to == doc_len;
+    return 0;
+}
+
 int edit_request_set_context(edit_request *r, const eng_model *m,
                              const char *document, int64_t doc_len,
                              int64_t from, int64_t to, int32_t budget_tokens,
@@ -122,15 +151,8 @@ int edit_request_set_context(edit_request *r, const eng_model *m,
     int64_t first = 0, last = lines;
     if (total > budget_tokens)
         context__window(tokens, lines, a, b, budget_tokens, &first, &last);
-    r->file = document + from;
-    r->file_len = to - from;
-    r->prompt_version = 2;
-    r->context = document + starts[first];
-    r->context_len = starts[last] - starts[first];
-    r->context_line = first + 1;
-    r->region_line = a + 1;
-    r->context_whole = first == 0 && last == lines;
-    rc = 0;
+    rc = edit_request_context_at(r, document, doc_len, from, to, starts[first],
+                                 starts[last], err);
 done:
     free(starts);
     free(tokens);

@@ -83,6 +83,14 @@ int edit_request_set_context(edit_request *r, const eng_model *m,
                              int64_t from, int64_t to, int32_t budget_tokens,
                              sb_err *err);
 
+/* edit_request_set_context with the context given: bytes [context_from,
+ * context_to) of the document, which must hold the region [from, to)
+ * (replay takes a logged edit's context this way). */
+int edit_request_context_at(edit_request *r, const char *document,
+                            int64_t doc_len, int64_t from, int64_t to,
+                            int64_t context_from, int64_t context_to,
+                            sb_err *err);
+
 /* ==== Languages (edit/language.c) ========================================= */
 
 /* The fence tag for an edit (also a grammar name, drafter.h): `language`

@@ -210,6 +210,13 @@ float *eng_session_logits(eng_session *s);
 void eng_session_device_memory(const eng_session *s, int64_t *session_bytes,
                                int64_t *device_used_bytes);
 
+/* What the session holds, in bytes, for a cache's budget: on a GPU the
+ * backend's device memory (eng_session_device_memory), on the CPU its KV
+ * cache (fp16 keys and values of every layer and slot); plus its logits
+ * buffer and token record. The model's weights are not counted on the CPU,
+ * where sessions share them. */
+int64_t eng_session_bytes(const eng_session *s);
+
 /* The name of the device the session runs on, for logs: the GPU's as its
  * driver gives it ("NVIDIA H200"), or the CPU's model (krn_device_name).
  * Static storage; never NULL. */

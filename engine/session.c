@@ -105,6 +105,18 @@ void eng_session_device_memory(const eng_session *s, int64_t *session_bytes,
                                int64_t *device_used_bytes) {
     krn_device_memory(s->backend, session_bytes, device_used_bytes);
 }
+int64_t eng_session_bytes(const eng_session *s) {
+    int64_t device = 0, used = 0;
+    krn_device_memory(s->backend, &device, &used);
+    const krn_model *d = eng_model_desc(s->model);
+    /* fp16 keys and values (docs/determinism.md) of every layer and slot */
+    const int64_t kv = device > 0 ? 0
+                                  : (int64_t)d->n_layer * s->kv_slots *
+                                        d->n_head_kv * d->head_dim * 2 * 2;
+    return device + kv + (int64_t)KRN_MAX_ROWS * s->n_vocab * (int64_t)sizeof(float) +
+           (int64_t)s->capacity * (int64_t)sizeof *s->held;
+}
+
 const char *eng_session_device_name(const eng_session *s) {
     return krn_device_name(s->backend);
 }

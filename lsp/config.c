@@ -22,8 +22,11 @@ void lsp_config_defaults(lsp_config *c) {
     memset(c, 0, sizeof *c);
     c->device = ENG_DEVICE_CPU;
     c->speculation = true;
+    c->cache_mb = 1024;
+    c->prefix_cache = true;
     stepcost_table_default(&c->costs);
 }
+
 
 void lsp_config_free(lsp_config *c) {
     free(c->model);
@@ -50,6 +53,50 @@ static int lsp__parse_long(const char *v, long long lo, long long hi,
     if (errno || end == v || *end || x < lo || x > hi) return -1;
     *out = x;
     return 0;
+}
+
+/* promptVersion, context, contextBudget, cacheMemoryMB, prefixCache: 1 when
+ * the key is none of them. */
+static int lsp__config_prompt(lsp_config *c, const char *key, const char *v,
+                              sb_err *err) {
+    long long x;
+    if (!strcmp(key, "promptVersion")) {
+        if (!strcmp(v, "auto")) c->prompt_version = 0;
+        else if (edit_prompt_version_parse(v, &c->prompt_version))
+            return sb_err_set(err, "lsp_config_set", "promptVersion '%.40s': "
+                              "expected auto, v1 or v2", v);
+        return 0;
+    }
+    if (!strcmp(key, "context")) {
+        if (strcmp(v, "file") && strcmp(v, "region"))
+            return sb_err_set(err, "lsp_config_set", "context '%.40s': expected "
+                              "file or region", v);
+        c->context_region = !strcmp(v, "region");
+        return 0;
+    }
+    if (!strcmp(key, "contextBudget")) {
+        if (lsp__parse_long(v, 0, 1 << 24, &x))
+            return sb_err_set(err, "lsp_config_set", "contextBudget '%.40s': "
+                              "expected 0..16777216 tokens (0: half the "
+                              "context)", v);
+        c->context_budget = (int32_t)x;
+        return 0;
+    }
+    if (!strcmp(key, "cacheMemoryMB")) {
+        if (lsp__parse_long(v, 0, 1 << 20, &x))
+            return sb_err_set(err, "lsp_config_set", "cacheMemoryMB '%.40s': "
+                              "expected 0..1048576", v);
+        c->cache_mb = (int32_t)x;
+        return 0;
+    }
+    if (!strcmp(key, "prefixCache")) {
+        if (!strcmp(v, "on") || !strcmp(v, "true")) c->prefix_cache = true;
+        else if (!strcmp(v, "off") || !strcmp(v, "false")) c->prefix_cache = false;
+        else return sb_err_set(err, "lsp_config_set", "prefixCache '%.40s': "
+                               "expected on or off", v);
+        return 0;
+    }
+    return 1;
 }
 
 int lsp_config_set(lsp_config *c, const char *key, const char *v, sb_err *err) {
@@ -113,6 +160,8 @@ int lsp_config_set(lsp_config *c, const char *key, const char *v, sb_err *err) {
         c->costs = t;
         return 0;
     }
+    const int rc = lsp__config_prompt(c, key, v, err);
+    if (rc <= 0) return rc;
     return sb_err_set(err, "lsp_config_set", "unknown option '%.40s'", key);
 }
 
@@ -123,6 +172,9 @@ static const struct {
     {"SB_SEED", "seed"}, {"SB_TEMPERATURE", "temperature"}, {"SB_LOG", "log"},
     {"SB_MAX_TOKENS", "maxTokens"}, {"SB_SPECULATION", "speculation"},
     {"SB_WARMUP", "warmup"}, {"SB_COST_TABLE", "costTable"},
+    {"SB_PROMPT_VERSION", "promptVersion"}, {"SB_CONTEXT", "context"},
+    {"SB_CONTEXT_BUDGET", "contextBudget"}, {"SB_CACHE_MB", "cacheMemoryMB"},
+    {"SB_PREFIX_CACHE", "prefixCache"},
 };
 
 int lsp_config_from_env(lsp_config *c, sb_err *err) {
@@ -138,7 +190,9 @@ int lsp_config_from_env(lsp_config *c, sb_err *err) {
 static bool lsp__known_key(const char *key) {
     static const char *const keys[] = {"model", "device", "threads", "seed",
                                        "temperature", "log", "maxTokens",
-                                       "speculation", "warmup", "costTable"};
+                                       "speculation", "warmup", "costTable",
+                                       "promptVersion", "context", "contextBudget",
+                                       "cacheMemoryMB", "prefixCache"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!strcmp(keys[i], key)) return true;
     return false;
@@ -150,14 +204,15 @@ static const char *lsp__opt_text(const char *key, json_t *v, char *buf,
                                  size_t cap) {
     bool is_path = !strcmp(key, "model") || !strcmp(key, "log") ||
                    !strcmp(key, "device") || !strcmp(key, "warmup") ||
-                   !strcmp(key, "costTable");
+                   !strcmp(key, "costTable") || !strcmp(key, "promptVersion") ||
+                   !strcmp(key, "context");
     if (is_path) return json_is_string(v) ? json_string_value(v) : NULL;
     if (!strcmp(key, "temperature")) {
         if (!json_is_number(v)) return NULL;
         snprintf(buf, cap, "%.17g", json_number_value(v));
         return buf;
     }
-    if (!strcmp(key, "speculation")) {
+    if (!strcmp(key, "speculation") || !strcmp(key, "prefixCache")) {
         if (!json_is_boolean(v)) return NULL;
         return json_is_true(v) ? "on" : "off";
     }

@@ -230,19 +230,31 @@ typedef struct lsp_config {
                              its fingerprint; NULL: none */
     stepcost_table costs; /* step costs drafts are sized by (costTable, a
                              file); default stepcost_table_default */
+    int prompt_version;   /* promptVersion: 1 or 2; 0 (auto): the model's
+                             (edit_prompt_version_for) */
+    bool context_region;  /* context "region": prompt v2 shows the region
+                             alone; default "file": the document too */
+    int32_t context_budget; /* contextBudget in tokens; 0: half the
+                             session's context */
+    int32_t cache_mb;     /* cacheMemoryMB: the sessions kept, one per open
+                             document, in MiB (default 1024; docs/lsp.md) */
+    bool prefix_cache;    /* prefixCache: default on; never changes output */
 } lsp_config;
 
 void lsp_config_defaults(lsp_config *c);
 void lsp_config_free(lsp_config *c);
 /* Sets one option by its initializationOptions key ("model", "device",
  * "threads", "seed", "temperature", "log", "maxTokens", "speculation",
- * "warmup", "costTable") from its text form, as flags and environment
+ * "warmup", "costTable", "promptVersion", "context", "contextBudget",
+ * "cacheMemoryMB", "prefixCache") from its text form, as flags and environment
  * variables give it (costTable: a file's path, read now). -1 with err
  * naming the key and the value for an unknown key or a bad value. */
 int lsp_config_set(lsp_config *c, const char *key, const char *value,
                    sb_err *err);
 /* Reads SB_MODEL, SB_DEVICE, SB_THREADS, SB_SEED, SB_TEMPERATURE, SB_LOG,
- * SB_MAX_TOKENS, SB_SPECULATION, SB_WARMUP and SB_COST_TABLE where set. */
+ * SB_MAX_TOKENS, SB_SPECULATION, SB_WARMUP, SB_COST_TABLE,
+ * SB_PROMPT_VERSION, SB_CONTEXT, SB_CONTEXT_BUDGET, SB_CACHE_MB and
+ * SB_PREFIX_CACHE where set. */
 int lsp_config_from_env(lsp_config *c, sb_err *err);
 
 typedef struct lsp_server lsp_server;

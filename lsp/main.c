@@ -58,7 +58,16 @@ static const char *lsp__help =
     "      --cost-table FILE SB_COST_TABLE costTable   step cost by rows that\n"
     "                                                    drafts are sized by\n"
     "                                                    ('ROWS COST' lines;\n"
-    "                                                    default: H200 times)\n";
+    "                                                    default: H200 times)\n"
+    "      --prompt v1|v2|auto SB_PROMPT_VERSION promptVersion  edit prompt (auto:\n"
+    "                                                    the model's; docs/lsp.md)\n"
+    "      --context file|region SB_CONTEXT  context      v2: the document shown\n"
+    "                                                    before the region (file)\n"
+    "      --context-budget N SB_CONTEXT_BUDGET contextBudget  tokens (0: half\n"
+    "                                                    the context)\n"
+    "      --cache-mb N     SB_CACHE_MB     cacheMemoryMB  sessions kept, one per\n"
+    "                                                    document (1024 MiB)\n"
+    "      --prefix-cache on|off SB_PREFIX_CACHE prefixCache  (default on)\n";
 
 int main(int argc, char **argv) {
     static const struct option longs[] = {
@@ -66,11 +75,14 @@ int main(int argc, char **argv) {
         {"threads", 1, 0, 't'}, {"seed", 1, 0, 'S'}, {"temperature", 1, 0, 'T'},
         {"log", 1, 0, 'l'}, {"max-tokens", 1, 0, 'n'}, {"speculation", 1, 0, 'P'},
         {"warmup", 1, 0, 'W'}, {"cost-table", 1, 0, 'C'}, {"help", 0, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"prompt", 1, 0, 'V'}, {"context", 1, 0, 'K'}, {"context-budget", 1, 0, 'B'},
+        {"cache-mb", 1, 0, 'M'}, {"prefix-cache", 1, 0, 'R'}, {0, 0, 0, 0}};
     static const char *keys[128] = {
         ['m'] = "model", ['D'] = "device", ['t'] = "threads", ['S'] = "seed",
         ['T'] = "temperature", ['l'] = "log", ['n'] = "maxTokens",
-        ['P'] = "speculation", ['W'] = "warmup", ['C'] = "costTable"};
+        ['P'] = "speculation", ['W'] = "warmup", ['C'] = "costTable",
+        ['V'] = "promptVersion", ['K'] = "context", ['B'] = "contextBudget",
+        ['M'] = "cacheMemoryMB", ['R'] = "prefixCache"};
     lsp_config cfg;
     lsp_config_defaults(&cfg);
     sb_err err = {0};

@@ -283,12 +283,13 @@ lsp_server *lsp_server_create(const lsp_config *cfg, int out_fd, sb_err *err) {
     s->cfg.warmup = lsp__strdup_opt(cfg->warmup);
     s->out = lsp_writer_create(out_fd);
     s->docs = lsp_docs_create();
+    s->cache = lsp__cache_create();
     s->next_id = 1;
     s->apply_id = -1;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->wake, NULL);
     pthread_cond_init(&s->handled_cv, NULL);
-    if (!s->out || !s->docs || (cfg->model && !s->cfg.model) ||
+    if (!s->out || !s->docs || !s->cache || (cfg->model && !s->cfg.model) ||
         (cfg->log && !s->cfg.log) || (cfg->warmup && !s->cfg.warmup)) {
         sb_err_set(err, __func__, "out of memory");
         goto fail;
@@ -309,6 +310,7 @@ void lsp_server_finish(lsp_server *s) {
 void lsp_server_destroy(lsp_server *s) {
     if (!s) return;
     lsp__worker_stop(s);
+    lsp__cache_destroy(s->cache);
     lsp_docs_destroy(s->docs);
     lsp_writer_destroy(s->out);
     lsp_config_free(&s->cfg);

@@ -59,6 +59,8 @@ typedef struct lsp_job {
     double last_report;
 } lsp_job;
 
+typedef struct lsp_cache lsp_cache; /* cache.c */
+
 typedef enum lsp_state { LSP_NEW, LSP_READY, LSP_SHUT_DOWN } lsp_state;
 
 struct lsp_server {
@@ -87,7 +89,9 @@ struct lsp_server {
     pthread_t worker;
     bool worker_started;
     eng_model *model;
-    eng_session *session;
+    eng_session *session;      /* the session being made at a load, until
+                                  the cache takes it (then NULL) */
+    lsp_cache *cache;          /* owned: the sessions, one per document */
     char *model_loaded;        /* owned: the path model was loaded from */
     char *warmup_loaded;       /* owned: the warm-up table session took, or NULL */
     char warmup_sha256[65];    /* that table file's SHA-256; "" without one */
@@ -95,6 +99,20 @@ struct lsp_server {
     char *log_path;            /* owned: the path log was opened at */
     bool test_hold;            /* SB_LSP_TEST_HOLD: see worker.c */
 };
+
+/* ---- the sessions (cache.c; worker thread only) ---- */
+
+lsp_cache *lsp__cache_create(void);
+void lsp__cache_destroy(lsp_cache *c);
+/* Destroys every session (the model is dropped). */
+void lsp__cache_clear(lsp_cache *c);
+/* Takes a session no document holds yet; -1 when out of memory (the
+ * caller still owns it then). */
+int lsp__cache_adopt(lsp_cache *c, eng_session *session);
+int lsp__cache_count(const lsp_cache *c);
+/* The session for document uri (owned by the cache), made or handed over
+ * within cfg.cache_mb as cache.c says; NULL with err when there is none. */
+eng_session *lsp__cache_session(lsp_server *s, const char *uri, sb_err *err);
 
 /* ---- sending (send.c: the bottom layer, which calls no other file here) ---- */
 

@@ -40,8 +40,9 @@ void lsp__job_free(lsp_job *job) {
 
 /* ==== the model ============================================================= */
 
-/* Lets go of the loaded model and its session (the next edit loads again). */
+/* Lets go of the loaded model and its sessions (the next edit loads again). */
 static void lsp__model_drop(lsp_server *s) {
+    lsp__cache_clear(s->cache);
     eng_session_destroy(s->session);
     eng_model_free(s->model);
     free(s->model_loaded);
@@ -95,7 +96,8 @@ static int lsp__ensure_model(lsp_server *s, sb_err *err) {
         path = fallback;
     }
     const char *table = s->cfg.warmup;
-    if (s->session && s->model_loaded && !strcmp(s->model_loaded, path) &&
+    if (lsp__cache_count(s->cache) > 0 && s->model_loaded &&
+        !strcmp(s->model_loaded, path) &&
         !table == !s->warmup_loaded && (!table || !strcmp(table, s->warmup_loaded))) {
         /* The loaded weights are a private copy; a file replaced since
          * (a re-download, a re-quantize to the same path) is loaded again
@@ -118,6 +120,12 @@ static int lsp__ensure_model(lsp_server *s, sb_err *err) {
     lsp__log(s, LSP_MSG_INFO, "sb-lsp: model '%s' loaded (%s: %s; engine %s)",
              path, s->cfg.device == ENG_DEVICE_CUDA ? "cuda" : "cpu",
              eng_session_device_name(s->session), eng_version());
+    if (lsp__cache_adopt(s->cache, s->session)) {
+        lsp__model_drop(s);
+        sb_err_set(err, "sb-lsp", "out of memory");
+        return -1;
+    }
+    s->session = NULL; /* the cache's now */
     return 0;
 }
 
@@ -320,15 +328,20 @@ static void lsp__apply(lsp_server *s, lsp_job *job, const edit_result *r) {
         json_decref(edit);
         lsp__show(s, LSP_MSG_INFO, "SonicBoom: the model changed nothing");
     }
-    lsp__reply(s, job->id, json_pack("{s:i,s:i,s:i,s:s}", "hunks", n, "tokens",
-                                      (int)r->gen.n_tokens, "steps",
-                                      (int)r->gen.steps, "sha256", r->gen.sha256));
+    lsp__reply(s, job->id, json_pack("{s:i,s:i,s:i,s:s,s:I,s:i,s:f,s:s}", "hunks", n,
+                                      "tokens", (int)r->gen.n_tokens, "steps",
+                                      (int)r->gen.steps, "sha256", r->gen.sha256,
+                                      "prompt_tokens", (json_int_t)r->n_prompt,
+                                      "cached_tokens", (int)r->gen.cached_tokens,
+                                      "first_token_s", r->gen.first_token_s,
+                                      "prompt_version", r->prompt_version));
 }
 
 /* ==== the session log ======================================================= */
 
-static void lsp__log_edit(lsp_server *s, const lsp_job *job,
-                          const edit_opts *o, const edit_result *r, double wall) {
+static void lsp__log_edit(lsp_server *s, const lsp_job *job, eng_session *session,
+                          const edit_request *rq, const edit_opts *o,
+                          const edit_result *r, double wall) {
     if (!s->cfg.log) return;
     sb_err err = {0};
     if (!s->log || !s->log_path || strcmp(s->log_path, s->cfg.log)) {
@@ -346,13 +359,16 @@ static void lsp__log_edit(lsp_server *s, const lsp_job *job,
     slog_entry e = {
         .engine_version = eng_version(),
         .backend = s->cfg.device == ENG_DEVICE_CUDA ? "cuda" : "cpu",
-        .device_name = eng_session_device_name(s->session),
+        .device_name = eng_session_device_name(session),
         .model_path = s->model_loaded,
         .model_sha256 = eng_model_sha256(s->model),
         .warmup_sha256 = s->warmup_sha256[0] ? s->warmup_sha256 : NULL,
         .uri = job->uri, .language = job->language,
         .document = job->text, .document_len = job->len,
         .region_start = job->start, .region_end = job->end,
+        .has_context = rq->context != NULL,
+        .context_start = rq->context ? rq->context - job->text : 0,
+        .context_end = rq->context ? rq->context - job->text + rq->context_len : 0,
         .range_json = job->range_json,
         .instruction = job->instruction,
         .instruction_len = (int64_t)strlen(job->instruction),
@@ -365,7 +381,8 @@ static void lsp__log_edit(lsp_server *s, const lsp_job *job,
         .output_sha256 = r->gen.sha256,
         .status = r->status == EDIT_DONE ? "done" : "bad-answer",
         .wall_s = wall, .steps = r->gen.steps,
-        .drafted = r->gen.drafted, .accepted = r->gen.accepted};
+        .drafted = r->gen.drafted, .accepted = r->gen.accepted,
+        .cached_tokens = r->gen.cached_tokens, .first_token_s = r->gen.first_token_s};
     if (slog_append(s->log, &e, &err))
         lsp__show(s, LSP_MSG_WARNING, "SonicBoom: session log: %s", err.msg);
 }
@@ -383,6 +400,22 @@ static void lsp__release(lsp_server *s, lsp_job *job) {
     pthread_mutex_unlock(&s->lock);
 }
 
+/* The prompt's version (configured, else the model's) and, for v2 unless
+ * the configuration says "region", the document as context within the
+ * budget (edit_request_set_context). */
+static int lsp__request_context(lsp_server *s, const lsp_job *job,
+                                eng_session *session, edit_request *rq,
+                                sb_err *err) {
+    rq->prompt_version = s->cfg.prompt_version ? s->cfg.prompt_version
+                                               : edit_prompt_version_for(s->model);
+    if (rq->prompt_version < 2 || s->cfg.context_region) return 0;
+    const int32_t budget = s->cfg.context_budget
+                               ? s->cfg.context_budget
+                               : edit_context_budget_default(eng_session_capacity(session));
+    return edit_request_set_context(rq, s->model, job->text, job->len, job->start,
+                                    job->end, budget, err);
+}
+
 static void lsp__run_edit(lsp_server *s, lsp_job *job) {
     sb_err err = {0};
     if (lsp__ensure_model(s, &err)) {
@@ -390,6 +423,7 @@ static void lsp__run_edit(lsp_server *s, lsp_job *job) {
         lsp__reply_error(s, job->id, LSP_REQUEST_FAILED, "%s", err.msg);
         return;
     }
+    eng_session *session = lsp__cache_session(s, job->uri, &err);
     const char *path = strncmp(job->uri, "file://", 7) ? NULL : job->uri + 7;
     edit_request rq = {.file = job->text + job->start,
                        .file_len = job->end - job->start,
@@ -397,6 +431,11 @@ static void lsp__run_edit(lsp_server *s, lsp_job *job) {
                        .instruction_len = (int64_t)strlen(job->instruction),
                        .language = job->language[0] ? job->language : NULL,
                        .path = path};
+    if (!session || lsp__request_context(s, job, session, &rq, &err)) {
+        lsp__release(s, job);
+        lsp__reply_error(s, job->id, LSP_REQUEST_FAILED, "%s", err.msg);
+        return;
+    }
     lsp__run run = {s, job};
     edit_opts o = edit_defaults();
     o.drafter = s->cfg.speculation ? EDIT_DRAFTER_COPY : EDIT_DRAFTER_NONE;
@@ -406,9 +445,10 @@ static void lsp__run_edit(lsp_server *s, lsp_job *job) {
                                 .seed = s->cfg.seed};
     o.progress = lsp__on_step;
     o.progress_ctx = &run;
+    o.prefix_cache = s->cfg.prefix_cache;
     edit_result r = {0};
     double t0 = sb_now();
-    edit_run(s->session, &rq, &o, &r, &err);
+    edit_run(session, &rq, &o, &r, &err);
     double wall = sb_now() - t0;
     bool natural = r.status == EDIT_DONE || r.status == EDIT_BAD_ANSWER;
     bool progress = lsp__token_settled(s, job);
@@ -416,7 +456,7 @@ static void lsp__run_edit(lsp_server *s, lsp_job *job) {
     if (progress)
         lsp__end(s, job, &r, job->cancel ? "cancelled" : r.status == EDIT_DONE
                                                              ? "done" : "failed");
-    if (natural && !job->cancel) lsp__log_edit(s, job, &o, &r, wall);
+    if (natural && !job->cancel) lsp__log_edit(s, job, session, &rq, &o, &r, wall);
     if (job->stale) {
         lsp__reply_stale(s, job);
     } else if (job->cancel) {

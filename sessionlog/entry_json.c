@@ -105,6 +105,10 @@ static void slog__put_edit(json_t *o, const slog_entry *e, json_t *ids) {
     json_object_set_new(o, "region", json_pack("[II]", (json_int_t)e->region_start,
                                                (json_int_t)e->region_end));
     json_object_set_new(o, "range", range ? range : json_null());
+    json_object_set_new(o, "context", e->has_context
+                                          ? json_pack("[II]", (json_int_t)e->context_start,
+                                                      (json_int_t)e->context_end)
+                                          : json_null());
     json_object_set_new(o, "temperature", json_real(e->temperature));
     /* seeds use all 64 bits: as a decimal string, JSON numbers lose them */
     char seed[24];
@@ -119,6 +123,8 @@ static void slog__put_edit(json_t *o, const slog_entry *e, json_t *ids) {
     json_object_set_new(o, "steps", json_integer(e->steps));
     json_object_set_new(o, "drafted", json_integer(e->drafted));
     json_object_set_new(o, "accepted", json_integer(e->accepted));
+    json_object_set_new(o, "cached_tokens", json_integer(e->cached_tokens));
+    json_object_set_new(o, "first_token_s", json_real(e->first_token_s));
 }
 
 json_t *slog__to_json(const slog__link *l, const slog_entry *e) {
@@ -258,6 +264,17 @@ static int slog__get_edit(json_t *o, slog_entry *e, int32_t **ids, sb_err *err) 
                           (long long)e->document_len);
     e->region_start = rs;
     e->region_end = re;
+    json_t *ctx = json_object_get(o, "context");
+    e->has_context = ctx && !json_is_null(ctx);
+    if (e->has_context) {
+        if (json_unpack(ctx, "[II]", &rs, &re) || rs < 0 || rs > e->region_start ||
+            re < e->region_end || re > e->document_len)
+            return sb_err_set(err, "slog_next", "field 'context': expected null "
+                              "or [start, end] around the region, inside the "
+                              "document");
+        e->context_start = rs;
+        e->context_end = re;
+    }
     if (slog__get_params(o, e, err)) return -1;
     int64_t v;
     if (slog__get_int(o, "prompt_tokens", 0, INT64_MAX, &e->n_prompt, err) ||
@@ -269,6 +286,10 @@ static int slog__get_edit(json_t *o, slog_entry *e, int32_t **ids, sb_err *err) 
     json_t *d = json_object_get(o, "drafted"), *a = json_object_get(o, "accepted");
     e->drafted = json_is_integer(d) ? json_integer_value(d) : 0;
     e->accepted = json_is_integer(a) ? json_integer_value(a) : 0;
+    /* speed only, and absent before issue 34: read when present */
+    json_t *c = json_object_get(o, "cached_tokens"), *f = json_object_get(o, "first_token_s");
+    e->cached_tokens = json_is_integer(c) ? json_integer_value(c) : 0;
+    e->first_token_s = json_is_number(f) ? json_number_value(f) : 0.0;
     return slog__get_ids(o, e, ids, err);
 }
 

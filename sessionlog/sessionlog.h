@@ -105,6 +105,10 @@ typedef struct slog_entry {
     int64_t document_len;
     int64_t region_start;        /* "region": [start, end], the bytes of the */
     int64_t region_end;          /* document the edit rewrote (whole lines) */
+    bool has_context;            /* "context": [start, end], the bytes of the
+                                    document prompt v2 showed as context, or
+                                    null (none; always in older logs) */
+    int64_t context_start, context_end;
     const char *range_json;      /* "range": the client's LSP range as JSON
                                     text, for reference; NULL: none */
     const char *instruction;     /* "instruction" */
@@ -127,6 +131,10 @@ typedef struct slog_entry {
     double wall_s;               /* "wall_s" */
     int32_t steps;               /* "steps" */
     int64_t drafted, accepted;   /* "drafted", "accepted" */
+    int64_t cached_tokens;       /* "cached_tokens": prompt tokens the
+                                    prefix cache held (0 in older logs) */
+    double first_token_s;        /* "first_token_s": seconds to the first
+                                    output token (0 in older logs) */
 } slog_entry;
 
 /* ---- writing ------------------------------------------------------------- */

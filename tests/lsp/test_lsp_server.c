@@ -105,8 +105,9 @@ static json_t *await_response(client *c, int64_t id) {
 }
 
 /* initialize; doc_changes: whether the client announces
- * workspaceEdit.documentChanges (versioned edits). */
-static void initialize_with(client *c, bool progress, bool doc_changes) {
+ * workspaceEdit.documentChanges (versioned edits); `more` (may be NULL;
+ * taken) is added to the initializationOptions. */
+static void initialize_with(client *c, bool progress, bool doc_changes, json_t *more) {
     json_t *caps = json_pack("{s:{s:[s]},s:{s:{s:b}},s:{s:{s:{s:[i]}}}}",
                              "general", "positionEncodings", "utf-16",
                              "workspace", "workspaceEdit", "documentChanges",
@@ -117,6 +118,8 @@ static void initialize_with(client *c, bool progress, bool doc_changes) {
                                                                 "workDoneProgress", 1));
     json_t *opts = json_pack("{s:s,s:s,s:i}", "model", g_model, "log", g_log,
                              "threads", 1);
+    if (more) json_object_update(opts, more);
+    json_decref(more);
     int64_t id = client_request(c, "initialize", json_pack(
         "{s:i,s:o,s:o}", "processId", (int)getpid(), "capabilities", caps,
         "initializationOptions", opts));
@@ -131,7 +134,7 @@ static void initialize_with(client *c, bool progress, bool doc_changes) {
 }
 
 static void initialize(client *c, bool progress) {
-    initialize_with(c, progress, true);
+    initialize_with(c, progress, true, NULL);
 }
 
 static void open_and_sync(client *c, doc *d) {
@@ -157,6 +160,8 @@ typedef struct outcome {
 
 /* Runs sonicboom.edit and plays the editor until it is answered. */
 static outcome run_edit(client *c, doc *d, json_t *arg, json_t *token) {
+    char uri[256];
+    snprintf(uri, sizeof uri, "%s", json_string_value(json_object_get(arg, "uri")));
     json_t *params = json_pack("{s:s,s:[o]}", "command", "sonicboom.edit",
                                "arguments", arg);
     if (token) json_object_set_new(params, "workDoneToken", token);
@@ -182,7 +187,7 @@ static outcome run_edit(client *c, doc *d, json_t *arg, json_t *token) {
             json_t *dc = json_array_get(json_object_get(json_object_get(
                 json_object_get(m, "params"), "edit"), "documentChanges"), 0);
             assert_string_equal(json_string_value(json_object_get(
-                json_object_get(dc, "textDocument"), "uri")), URI);
+                json_object_get(dc, "textDocument"), "uri")), uri);
             doc_apply(d, json_object_get(dc, "edits"));
             o.applies++;
             client_send(c, json_pack("{s:O,s:{s:b}}", "id", json_object_get(m, "id"),
@@ -598,7 +603,7 @@ static void reopen_round(int round) {
     client c;
     doc d = {0};
     start_server(&c, NULL);
-    initialize_with(&c, true, round != 1);
+    initialize_with(&c, true, round != 1, NULL);
     open_and_sync(&c, &d);
     int lock = open(g_log, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     assert_true(lock >= 0);
@@ -717,6 +722,69 @@ static void test_file_size_limit(void **state) {
 static void test_reopened_document(void **state) {
     (void)state;
     for (int round = 0; round < 3; round++) reopen_round(round);
+
+/* The prefix cache through the server: a second edit of a document
+ * prefills only what follows the prefix its prompt shares with the first
+ * (prompt v2: the system turn and the document); a document edited after another keeps its own
+ * session while the memory budget allows (cacheMemoryMB 0: one session,
+ * handed from document to document); and the outputs are the same with
+ * the cache off. Returns the cached tokens of each of four edits. */
+static void cache_run(json_t *more, int64_t cached[4], char sha[4][65]) {
+    client c;
+    doc d = {0}, other = {0};
+    start_server(&c, NULL);
+    initialize_with(&c, false, true, more);
+    open_and_sync(&c, &d);
+    static const char OTHER[] = "file:///tmp/sb-lsp-test/other.txt";
+    client_notify(&c, "textDocument/didOpen", json_pack(
+        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", OTHER, "languageId",
+        "plaintext", "version", 1, "text", "one\ntwo\nthree\n"));
+    doc_set(&other, "one\ntwo\nthree\n");
+    const char *uris[4] = {URI, URI, OTHER, URI};
+    const int versions[4] = {2, 2, 1, 2}; /* no didChange follows an applied edit here */
+    for (int i = 0; i < 4; i++) {
+        json_t *arg = json_pack("{s:s,s:s,s:i,s:{s:{s:i,s:i},s:{s:i,s:i}}}", "uri",
+                                uris[i], "instruction", i % 2 ? "Shout" : "Shout it",
+                                "version", versions[i], "range", "start", "line",
+                                i == 1 ? 3 : 1, "character", 0, "end", "line",
+                                i == 1 ? 4 : 2, "character", 0);
+        outcome o = run_edit(&c, uris[i] == URI ? &d : &other, arg, NULL);
+        json_t *res = json_object_get(o.response, "result");
+        if (!res) fail_msg("edit %d failed", i);
+        cached[i] = json_integer_value(json_object_get(res, "cached_tokens"));
+        assert_true(cached[i] < json_integer_value(json_object_get(res, "prompt_tokens")));
+        assert_string_equal(json_string_value(json_object_get(res, "prompt_version")),
+                            "sb-edit-prompt-v2");
+        snprintf(sha[i], 65, "%s", json_string_value(json_object_get(res, "sha256")));
+        json_decref(o.response);
+    }
+    shutdown_and_exit(&c, 0);
+    free(d.text);
+    free(other.text);
+}
+
+static void test_prefix_cache(void **state) {
+    (void)state;
+    int64_t on[4], small[4], off[4];
+    char sha_on[4][65], sha_small[4][65], sha_off[4][65];
+    cache_run(NULL, on, sha_on);
+    cache_run(json_pack("{s:i}", "cacheMemoryMB", 0), small, sha_small);
+    cache_run(json_pack("{s:b}", "prefixCache", 0), off, sha_off);
+    assert_int_equal(on[0], 0);
+    /* the system turn and the document at least (the client here sends no
+     * didChange after an applied edit): 100 ids of the byte vocabulary */
+    assert_true(on[1] > 100);
+    /* the other document shares the system turn with the session handed
+     * over (budget 0) and nothing with a fresh one */
+    assert_int_equal(on[2], 0);
+    assert_true(small[2] > 100);
+    /* back to the first document: its own session kept its prompt */
+    assert_true(on[3] > small[3]);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(off[i], 0);
+        assert_string_equal(sha_on[i], sha_off[i]);
+        assert_string_equal(sha_small[i], sha_off[i]);
+    }
 }
 
 int main(void) {
@@ -730,6 +798,7 @@ int main(void) {
         cmocka_unit_test(test_reopened_document),
         cmocka_unit_test(test_sigterm_writes_summary),
         cmocka_unit_test(test_file_size_limit),
+        cmocka_unit_test(test_prefix_cache),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cleanup();

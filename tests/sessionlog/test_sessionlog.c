@@ -40,7 +40,9 @@ static slog_entry sample(uint64_t seed) {
         .seed = seed, .top_k = 3, .max_tokens = 99, .speculation = true,
         .prompt_version = "p1", .n_prompt = 42, .prompt_sha256 = "cd",
         .output = OUT, .n_output = 3, .output_sha256 = "ef", .status = "done",
-        .wall_s = 1.5, .steps = 2, .drafted = 4, .accepted = 1};
+        .wall_s = 1.5, .steps = 2, .drafted = 4, .accepted = 1,
+        .has_context = true, .context_start = 0, .context_end = sizeof doc - 1,
+        .cached_tokens = 17, .first_token_s = 0.25};
 }
 
 /* One writer, one entry: the entry and its session's summary. */
@@ -147,6 +149,11 @@ static void assert_same_entry(const slog_entry *got, const slog_entry *want) {
     assert_int_equal(got->steps, want->steps);
     assert_int_equal(got->drafted, want->drafted);
     assert_int_equal(got->accepted, want->accepted);
+    assert_int_equal(got->has_context, want->has_context);
+    assert_int_equal(got->context_start, want->context_start);
+    assert_int_equal(got->context_end, want->context_end);
+    assert_int_equal(got->cached_tokens, want->cached_tokens);
+    assert_true(got->first_token_s == want->first_token_s);
 }
 
 /* Every field comes back as written: absent strings as NULL, a document
