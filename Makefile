@@ -248,6 +248,23 @@ bench-drafter: $(BUILD)/sb $(TOKREF)/tiny-vocab.gguf
 
 .PHONY: bench bench-smoke bench-drafter
 
+# The prefix cache (issue 34; bench/prefix/): two edits of a 1,000-line
+# document through sb-lsp, time to first token with the cache on and off
+# (REPS=3, MODEL= the demo model, INIT='{"device":"cuda"}' on a GPU), then
+# identical outputs with the cache and speculation on and off over
+# bench/edits and bench/realedits/heldout. A benchmark, not a test.
+$(BUILD)/prefix_ttft: bench/prefix/ttft_lsp.c $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+$(BUILD)/prefix_exact: bench/prefix/exact.c $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+bench-prefix: $(BUILD)/sb-lsp $(BUILD)/prefix_ttft $(BUILD)/prefix_exact
+	$(BUILD)/prefix_ttft $(BUILD) $(or $(MODEL),models/sonicboom-demo.gguf) \
+	    $(or $(REPS),3) '$(or $(INIT),{})'
+	$(BUILD)/prefix_exact $(or $(MODEL),models/sonicboom-demo.gguf) \
+	    bench/edits bench/realedits/heldout '$(or $(INIT),{})'
+
+.PHONY: bench-prefix
+
 # CPU speed side by side with llama.cpp's CPU build of the same files
 # (bench/programs/cpu_bench.sh): the 0.5b-shape Q4_K_M model's decode,
 # prefill and 64-row step, the demo model at a ~600-token context.

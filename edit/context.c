@@ -2,20 +2,20 @@
  * context.c — which lines of a document an edit prompt shows as context
  * (prompt v2), within a budget of tokens.
  *
- * The rule (docs/architecture.md, "The edit prompt's context"): the whole
- * document when it fits; else a window of whole lines that holds the region,
- * whose first line is on a grid of CONTEXT_GRID lines, so that edits of
- * nearby regions show the same window and share the prompt's prefix (the
- * prefix cache keeps it). The window starts at the grid line at or after
- * the point half the budget above the region, and runs down as far as the
- * budget allows.
+ * The rule (docs/architecture.md, "The edit prompt's versions and
+ * context"): the whole document when it fits; else a window of whole lines
+ * that holds the region, as many as the budget allows from its first line,
+ * which lies on a grid of half a budget's worth of lines (at the
+ * document's mean tokens per line): the earliest grid line whose window
+ * still reaches past the region. Edits whose regions end in the same
+ * stretch of the grid thus show the same window and share the prompt's
+ * prefix (the prefix cache keeps it); a region the budget cannot hold from
+ * any grid line is shown from its own first line.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "edit_internal.h"
-
-enum { CONTEXT_GRID = 32 };
 
 int32_t edit_context_budget_default(int32_t capacity) {
     return capacity > 1 ? capacity / 2 : 1;
@@ -73,24 +73,33 @@ static int64_t context__line_of(const int64_t *starts, int64_t lines, int64_t at
     return starts[lo] == at ? lo : -1;
 }
 
-/* The window [*first, *last) of lines for the region [a, b), by the rule
- * above. tokens[i] is line i's count. */
-static void context__window(const int64_t *tokens, int64_t lines, int64_t a,
-                            int64_t b, int64_t budget, int64_t *first,
-                            int64_t *last) {
-    int64_t s = a, above = 0;
-    while (s > 0 && above + tokens[s - 1] <= budget / 2) above += tokens[--s];
-    int64_t grid = (s + CONTEXT_GRID - 1) / CONTEXT_GRID * CONTEXT_GRID;
-    s = grid <= a ? grid : a;
+/* One past the last line of the window that starts at line s: as many
+ * whole lines as the budget holds. */
+static int64_t context__fit(const int64_t *tokens, int64_t lines, int64_t s,
+                            int64_t budget) {
     int64_t e = s, used = 0;
     while (e < lines && used + tokens[e] <= budget) used += tokens[e++];
-    if (e < b) { /* the region itself does not fit below s: start at it */
-        s = a;
-        for (e = a, used = 0; e < b || (e < lines && used + tokens[e] <= budget); e++)
-            used += tokens[e];
+    return e;
+}
+
+/* The window [*first, *last) of lines for the region [a, b), by the rule
+ * above; total (> budget) is the document's tokens, tokens[i] line i's. */
+static void context__window(const int64_t *tokens, int64_t lines, int64_t total,
+                            int64_t a, int64_t b, int64_t budget, int64_t *first,
+                            int64_t *last) {
+    /* half a budget's worth of lines at the document's mean density */
+    int64_t grid = lines * (budget / 2) / total;
+    if (grid < 1) grid = 1;
+    int64_t s = a / grid * grid;
+    if (context__fit(tokens, lines, s, budget) < b) { /* the region alone */
+        int64_t e = context__fit(tokens, lines, a, budget);
+        *first = a;
+        *last = e > b ? e : b;
+        return;
     }
+    while (s >= grid && context__fit(tokens, lines, s - grid, budget) >= b) s -= grid;
     *first = s;
-    *last = e;
+    *last = context__fit(tokens, lines, s, budget);
 }
 
 static int64_t context__line_number(const char *text, int64_t at) {
@@ -150,7 +159,7 @@ int edit_request_set_context(edit_request *r, const eng_model *m,
     for (int64_t i = 0; i < lines; i++) total += tokens[i];
     int64_t first = 0, last = lines;
     if (total > budget_tokens)
-        context__window(tokens, lines, a, b, budget_tokens, &first, &last);
+        context__window(tokens, lines, total, a, b, budget_tokens, &first, &last);
     rc = edit_request_context_at(r, document, doc_len, from, to, starts[first],
                                  starts[last], err);
 done:

@@ -132,6 +132,11 @@ for task_dir in "$dir"/*/; do
     for file in "$task_dir"/* "$task_dir"/.[!.]*; do
         case "${file##*/}" in
             input.* | expected.* | instruction.txt | meta.json) ;;
+            region.txt)
+                # optional: "A:B", the input's lines the edit rewrites
+                if ! grep -Eqx '[1-9][0-9]*:[1-9][0-9]*' "$file"; then
+                    problems+=("region.txt must be one line A:B")
+                fi ;;
             *) problems+=("unexpected file ${file##*/}") ;;
         esac
     done

@@ -337,8 +337,10 @@ static void test_edit_prompt_v2_shared_prefix(void **state) {
 }
 
 /* A budget smaller than the document: a window of whole lines holding the
- * region, starting on the 32-line grid, so nearby regions get the same
- * window; a region larger than the budget is shown alone. */
+ * region, starting on a grid of half a budget's lines (50 here), the
+ * earliest grid line whose window reaches past the region, so nearby
+ * regions get the same window; a region larger than the budget is shown
+ * alone. */
 static void test_context_window(void **state) {
     (void)state;
     eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
@@ -353,11 +355,11 @@ static void test_context_window(void **state) {
     starts[LINES] = doc + n;
     sb_err err = {0};
     edit_request a = {.instruction = "Go.", .instruction_len = 3};
-    /* budget 1400 ids: 100 lines; half above the region: 50 lines */
+    /* budget 1400 ids: 100 lines; the grid: 400 * 700 / 5600 = 50 lines */
     assert_int_equal(edit_request_set_context(&a, m, doc, n, starts[200] - doc,
                                               starts[203] - doc, 1400, &err), 0);
     assert_false(a.context_whole);
-    assert_int_equal(a.context_line, 161); /* line 150 rounded up to the grid: 160 */
+    assert_int_equal(a.context_line, 151); /* 150..249 holds 200..202; 100.. not */
     assert_int_equal(a.context_len, 100 * 14);
     assert_int_equal(a.region_line, 201);
     edit_request b = {.instruction = "Go.", .instruction_len = 3};
