@@ -722,11 +722,12 @@ static void test_file_size_limit(void **state) {
 static void test_reopened_document(void **state) {
     (void)state;
     for (int round = 0; round < 3; round++) reopen_round(round);
+}
 
 /* The prefix cache through the server: a second edit of a document
  * prefills only what follows the prefix its prompt shares with the first
- * (prompt v2: the system turn and the document); a document edited after another keeps its own
- * session while the memory budget allows (cacheMemoryMB 0: one session,
+ * (prompt v2: the system turn and the document); a document edited
+ * after another keeps its own session while the memory budget allows (cacheMemoryMB 0: one session,
  * handed from document to document); and the outputs are the same with
  * the cache off. Returns the cached tokens of each of four edits. */
 static void cache_run(json_t *more, int64_t cached[4], char sha[4][65]) {
