@@ -16,7 +16,7 @@
 //   3. the notification's Cancel mid-edit: cancelled, document unchanged;
 //   4. the document changed mid-edit: refused, nothing applied;
 // and with the preview on (EditPreview, its UI a stand-in for VS Code's
-// Refactor Preview that applies the hunks the user leaves checked, all
+// Refactor Preview that applies the hunks the user checks, all
 // against the text the edit was made from, as VS Code does):
 //   preview: the hunks offered, one per diff(1) hunk, labelled, nothing
 //     changed; discarding leaves the document as it was;
@@ -270,7 +270,7 @@ async function changedDuringGeneration(s: Server): Promise<string> {
   return 'document changed during generation: refused, nothing applied';
 }
 
-/** The Refactor Preview, stubbed: `choose` picks the hunks left checked
+/** The Refactor Preview, stubbed: `choose` picks the hunks the user checks
  * (undefined: Discard); they are applied together to the text the edit was
  * made from. */
 class StubPreview implements PreviewUi {
