@@ -259,6 +259,58 @@ static void test_bad_requests(void **state) {
     eng_model_free(m);
 }
 
+/* An edit applied further down the document (line 30 of 40) keeps the KV
+ * of everything before it: the next edit of lines 5-7, prompt v2 with the
+ * document as context, prefills from the first token the two prompts do
+ * not share, which lies in line 30; its output is the output the same edit
+ * gives from an empty cache. */
+static void test_applied_edit_keeps_prefix(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q8_0);
+    sb_err err = {0};
+    eng_session *s = eng_session_create(
+        m, &(eng_options){.n_threads = 2, .n_ctx = 2048}, &err);
+    assert_non_null(s);
+    char before[2048] = "", after[2048] = "";
+    for (int i = 1; i <= 40; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "int value_%02d = %d;\n", i, i * 3);
+        strcat(before, line);
+        if (i == 30) snprintf(line, sizeof line, "long value_%02d = %d;\n", i, i * 3);
+        strcat(after, line);
+    }
+    const int64_t n = (int64_t)strlen(before), na = (int64_t)strlen(after);
+    const char *r5 = strstr(before, "int value_05"), *r8 = strstr(before, "int value_08");
+    const char *a5 = strstr(after, "int value_05"), *a8 = strstr(after, "int value_08");
+    edit_request first = request("", "x.c"), second = request("", "x.c");
+    assert_int_equal(edit_request_set_context(&first, m, before, n, r5 - before,
+                                              r8 - before, 100000, &err), 0);
+    assert_int_equal(edit_request_set_context(&second, m, after, na, a5 - after,
+                                              a8 - after, 100000, &err), 0);
+    edit_opts o = edit_defaults();
+    o.max_tokens = 8;
+    edit_result r1, r2, cold;
+    edit_run(s, &first, &o, &r1, &err);
+    edit_run(s, &second, &o, &r2, &err);
+    assert_int_equal(r2.gen.n_tokens, 8); /* ran (a random model: no fence) */
+    int64_t same = 0;
+    while (same < r1.n_prompt && same < r2.n_prompt &&
+           r1.prompt_ids[same] == r2.prompt_ids[same])
+        same++;
+    /* the byte vocabulary: lines 1-29 are 29 * 16 ids of the prompt */
+    assert_true(same > 29 * 16);
+    assert_int_equal(r2.gen.cached_tokens, same);
+    o.prefix_cache = false;
+    edit_run(s, &second, &o, &cold, &err);
+    assert_int_equal(cold.gen.cached_tokens, 0);
+    assert_string_equal(cold.gen.sha256, r2.gen.sha256);
+    edit_result_free(&r1);
+    edit_result_free(&r2);
+    edit_result_free(&cold);
+    eng_session_destroy(s);
+    eng_model_free(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_injected_replies),
@@ -266,6 +318,7 @@ int main(void) {
         cmocka_unit_test(test_model_bad_answer_exact),
         cmocka_unit_test(test_model_cancel),
         cmocka_unit_test(test_bad_requests),
+        cmocka_unit_test(test_applied_edit_keeps_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
