@@ -41,7 +41,7 @@
 /* Marks repeated lines (damage: insertion) and resolves what each line
  * names. */
 static int slog__link_lines(slog__judge *j) {
-    if (slog__map_init(&j->by_sha, (size_t)j->n)) return -1;
+    if (slog__map_init_lines(&j->by_sha, (size_t)j->n, j->recs)) return -1;
     for (int64_t i = 0; i < j->n; i++) {
         int64_t first = slog__map_put(&j->by_sha, j->recs[i].sha, i);
         if (first == i) continue;

@@ -23,20 +23,22 @@ typedef enum slog__state {
 /* A line's predecessor when it is not a line of the file. */
 enum { SLOG__GENESIS = -1, SLOG__MISSING = -2, SLOG__UNKNOWN = -3 };
 
+/* One line: kept for every non-empty line of the log, so its fields are
+ * ordered widest first (no padding between them: 136 bytes). */
 typedef struct slog__rec {
     int64_t line;
-    unsigned char sha[32];
-    slog__state state;
-    bool summary;
-    int32_t session;      /* index into the sessions, -1 when none */
     int64_t seq, entries;
-    bool has_prev;
-    unsigned char prev[32];
     /* judged */
     int64_t dup_of;       /* index of an earlier identical line, or -1 */
     int64_t pred;         /* index of the line it names, or SLOG__* */
     int64_t succ;         /* the line kept as its successor, or -1 */
     int64_t reach;        /* lines from it to its chain's end; 0: not known */
+    unsigned char sha[32];
+    unsigned char prev[32];
+    slog__state state;
+    int32_t session;      /* index into the sessions, -1 when none */
+    bool summary;
+    bool has_prev;
     bool in_order;        /* in its run of linked lines' longest in-order part */
     bool flagged;         /* has its finding */
 } slog__rec;
@@ -48,9 +50,12 @@ typedef struct slog__session {
     int64_t summary;      /* index of its summary, or -1 */
 } slog__session;
 
-/* An open-addressed map from 32-byte keys to indexes. */
+/* An open-addressed map from 32-byte keys to indexes. Keyless (recs set):
+ * the key of index v is recs[v].sha, not stored again, which saves 32
+ * bytes a slot on the map of every line's hash. */
 typedef struct slog__map {
-    unsigned char (*keys)[32];
+    unsigned char (*keys)[32]; /* NULL when keyless */
+    const slog__rec *recs;     /* keyless: whose sha the keys are; borrowed */
     int64_t *vals;        /* index + 1; 0: empty */
     size_t mask;
 } slog__map;
@@ -68,6 +73,8 @@ typedef struct slog__judge {
 /* ---- the map (verify.c) ---- */
 
 int slog__map_init(slog__map *m, size_t n);
+/* A keyless map of n lines' hashes (recs must not move while it is used). */
+int slog__map_init_lines(slog__map *m, size_t n, const slog__rec *recs);
 void slog__map_free(slog__map *m);
 /* The index stored for key, or -1. */
 int64_t slog__map_get(const slog__map *m, const unsigned char key[32]);
