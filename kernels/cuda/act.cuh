@@ -45,16 +45,20 @@ static __device__ __forceinline__ void quantize_unit(const float v[8], bool live
                                                      int8_t *q_unit, float *d_unit,
                                                      int16_t *s_unit, int lane) {
     float a = 0.0f;
+    bool nan = false; // a NaN never wins the maximum; it makes the scale NaN (canon.c)
 #pragma unroll
     for (int i = 0; i < 8; i++) {
         const float x = live ? fabsf(v[i]) : 0.0f;
         a = x > a ? x : a;
+        nan |= live && v[i] != v[i];
     }
     const int top = group == KRN_SUPER ? 16 : 2;
     for (int off = top; off >= 1; off >>= 1) {
         const float o = __shfl_xor_sync(0xffffffffu, a, off);
         a = o > a ? o : a;
+        nan |= __shfl_xor_sync(0xffffffffu, (int)nan, off) != 0;
     }
+    const float d = nan ? __int_as_float(0x7fc00000) : fdiv(a, 127.0f);
     const float id = a != 0.0f ? fdiv(127.0f, a) : 0.0f;
     uint32_t w[2];
     int sum = 0;
@@ -77,9 +81,9 @@ static __device__ __forceinline__ void quantize_unit(const float v[8], bool live
     *(uint32_t *)(q_unit + act_word_offset(b, w0 + 1)) = w[1];
     if ((lane & 3) == 0) {
         s_unit[b] = (int16_t)sum;
-        if (group == KRN_QBLOCK) d_unit[b] = fdiv(a, 127.0f);
+        if (group == KRN_QBLOCK) d_unit[b] = d;
     }
-    if (group == KRN_SUPER && lane == 0) d_unit[0] = fdiv(a, 127.0f);
+    if (group == KRN_SUPER && lane == 0) d_unit[0] = d;
 }
 
 // Unit u of row r (n elements) quantized both ways (cuda_backend.h's

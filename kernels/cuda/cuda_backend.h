@@ -59,6 +59,13 @@ typedef struct krn_cuda_acts {
 //                              its chunks across blocks (matmul.cu; by
 //                              default mmq.cu splits launches too small to
 //                              fill the GPU)
+//   SB_CUDA_MMVQ=N             K-quant matmuls of steps of up to N rows
+//                              (0..16; default 8) run mmvq.cu, more run
+//                              mmq.cu (matmul.cu)
+//   SB_CUDA_MMVQ_WARPS=N       mmvq.cu gives a tile fewer warps than chunks
+//                              (each walking several) to aim at about N
+//                              warps per SM; unset or 0: a warp a chunk
+//                              (faster on the H100 at every N tried)
 //   SB_CUDA_ATTN=split|rows|ref attention: split-KV (chunks in parallel,
 //                              then a merge); rows = split-KV whose chunk
 //                              blocks each take a tile of rows (head_dim 64
@@ -76,6 +83,9 @@ typedef struct krn_cuda_acts {
 //                              table is printed to stderr by krn_destroy
 typedef struct krn_cuda_cfg {
     int mm_split;      // quantized matmuls may split K (SB_CUDA_SPLIT)
+    int mmvq_rows;     // K-quant steps of up to this many rows run mmvq.cu
+                       // (SB_CUDA_MMVQ=0..16; default 8)
+    int mmvq_warps;    // mmvq.cu's warps per SM to aim for (SB_CUDA_MMVQ_WARPS; 0: a warp a chunk)
     int sms;           // the GPU's multiprocessors
     float *mm_part;    // split partials (device, mm_part_cap floats)
     int64_t mm_part_cap;

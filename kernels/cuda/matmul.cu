@@ -1,8 +1,9 @@
 // matmul.cu — y = W·x for a batch of rows, W of any krn_type: picks the
 // kernel for the weight type and fills its launch parameters.
 //
-//   K-quants (Q4_K, Q5_K, Q6_K)   mmq.cu: int8 tensor cores, any row count,
-//                                 on the weights repacked at load (repack.cu)
+//   K-quants (Q4_K, Q5_K, Q6_K)   mmvq.cu for steps of up to cfg->mmvq_rows
+//                                 rows, mmq.cu for more: int8 tensor cores on
+//                                 the weights repacked at load (repack.cu)
 //   Q4_0, Q4_1, Q5_0, Q5_1, Q8_0  mmv_legacy.cu: a warp per output
 //   F32, F16, BF16                mm_float.cu: a warp per output
 // Each kernel's header states the order it keeps; all of them keep
@@ -69,6 +70,8 @@ static int krn_cuda__matmul_q(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *
     p.allow_split = cfg->mm_split;
     p.part = cfg->mm_part, p.part_cap = cfg->mm_part_cap;
     p.count = cfg->mm_count, p.count_cap = cfg->mm_count_cap;
+    if (kquant && p.n_rows <= cfg->mmvq_rows)
+        return krn_cuda_mmvq(&p, type, cfg->sms, cfg->mmvq_warps, s, err);
     if (kquant) return krn_cuda_mmq(&p, type, cfg->sms, s, err);
     return krn_cuda_mmv_legacy(&p, type, s, err);
 }
@@ -102,6 +105,11 @@ int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
 int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, int device, sb_err *err) {
     const char *e = getenv("SB_CUDA_SPLIT");
     cfg->mm_split = !(e && !strcmp(e, "0"));
+    const char *v = getenv("SB_CUDA_MMVQ");
+    cfg->mmvq_rows = v ? atoi(v) : 8;
+    if (cfg->mmvq_rows < 0 || cfg->mmvq_rows > KRN_CUDA_MMVQ_MAX_ROWS) cfg->mmvq_rows = 8;
+    const char *w = getenv("SB_CUDA_MMVQ_WARPS");
+    cfg->mmvq_warps = w && atoi(w) > 0 ? atoi(w) : 0;
     int major = 0;
     if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
                                               device), err) ||

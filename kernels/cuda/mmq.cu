@@ -21,10 +21,9 @@
 // super-blocks of its K range in order; per super-block a pipeline stage
 // (cp.async, STAGES deep) holds the group's WO weight records (kquant.cuh)
 // and the tile's activation rows (act.cuh's codes, sums and scale).
-// Per sub-block j the warp runs one m16n8k32 MMA per n-tile with zero
-// accumulators (Q6_K: two m16n8k16, one per scale) and adds sc·C into its
-// int32 A; at the super-block's end it forms B with __dp2a from the mins
-// and the sums, and the float v above.
+// Per super-block the warp runs kq_math.cuh's stages on the record in
+// shared memory: the header, the integers A (MMAs), and per (o, r) pair
+// the float v above.
 //
 // Thread (g = lane / 4, t = lane % 4) holds the C fragment's outputs g and
 // g + 8 x rows 2t, 2t + 1 of each n-tile: 4 NT (o, r) pairs, each with its
@@ -36,9 +35,8 @@
 // block walking every chunk. Which block is last cannot change the sum.
 #include "act.cuh"
 #include "cuda_backend.h"
-#include "kquant.cuh"
+#include "kq_math.cuh"
 #include "mmq.cuh"
-#include "ptx.cuh"
 
 enum {
     KRN_CUDA__MMQ_WARPS = 8,
@@ -62,36 +60,6 @@ struct krn_cuda__mmq_geom {
 };
 
 static __device__ __forceinline__ uint4 lds128(const uint8_t *p) { return *(const uint4 *)p; }
-
-// The two halves of w as floats, exactly (common.cuh's half_to_float): the
-// hardware's conversion when neither is an Inf or NaN, whose payloads it is
-// not specified to keep.
-static __device__ __forceinline__ float2 halves_to_float2(uint32_t w) {
-    if ((w & 0x7C00u) != 0x7C00u && (w & 0x7C000000u) != 0x7C000000u)
-        return make_float2(__half2float(__ushort_as_half((unsigned short)(w & 0xFFFFu))),
-                           __half2float(__ushort_as_half((unsigned short)(w >> 16))));
-    return make_float2(half_to_float(w & 0xFFFFu), half_to_float(w >> 16));
-}
-
-// Byte k (0..3) of w, zero- or sign-extended.
-static __device__ __forceinline__ int ubyte(uint32_t w, int k) { return (int)((w >> (8 * k)) & 0xFFu); }
-static __device__ __forceinline__ int sbyte(uint32_t w, int k) {
-    return (int)(int8_t)(uint8_t)(w >> (8 * k));
-}
-
-// The 6-bit scales and mins of the 8 sub-blocks of a Q4_K/Q5_K header
-// (words h1..h3: bytes 4..15), packed a byte each: sc[0] = sc_0..sc_3,
-// sc[1] = sc_4..sc_7; the same for mn. (kernels/quant_layout.h's
-// krn__k_scale_min: j < 4: byte j & 63 and byte j+4 & 63; j >= 4: the low
-// nibble of byte j+4 with the top 2 bits of byte j-4 above it, and the high
-// nibble of byte j+4 with the top 2 bits of byte j.)
-static __device__ __forceinline__ void k_scales(uint4 h, uint32_t sc[2], uint32_t mn[2]) {
-    const uint32_t b0 = h.y, b4 = h.z, b8 = h.w; // bytes 0..3, 4..7, 8..11 of scales
-    sc[0] = b0 & 0x3F3F3F3Fu;
-    mn[0] = b4 & 0x3F3F3F3Fu;
-    sc[1] = (b8 & 0x0F0F0F0Fu) | ((b0 >> 2) & 0x30303030u);
-    mn[1] = ((b8 >> 4) & 0x0F0F0F0Fu) | ((b4 >> 2) & 0x30303030u);
-}
 
 // Three blocks an SM for the narrow tiles (85 registers a thread), two for
 // the 32-row ones, whose partials need more.
@@ -168,7 +136,6 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
     for (int n = 0; n < NT; n++)
 #pragma unroll
         for (int e = 0; e < 4; e++) acc[n][e] = 0, part[n][e] = 0.0f, dot[n][e] = 0.0f;
-    const int zero[4] = {0, 0, 0, 0};
     int slot = 0, fill = NST - 1, chunk_left = p.len;
 
     for (int i = 0; i < nk; i++) {
@@ -186,102 +153,9 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
         auto bfrag = [&](int n, int pair) {
             return lds128(Bs + (8 * n + g) * BROW + 64 * pair + 16 * t);
         };
-        float dg, dg8, mg = 0.0f, mg8 = 0.0f;
-        uint32_t scg[4], scg8[4], mng[2] = {0, 0}, mng8[2] = {0, 0};
-        if constexpr (T == KRN_Q6_K) {
-            const uint4 a = lds128(As + kq<T>::sc + 16 * g), b = lds128(As + kq<T>::sc + 16 * (g + 8));
-            scg[0] = a.x, scg[1] = a.y, scg[2] = a.z, scg[3] = a.w;
-            scg8[0] = b.x, scg8[1] = b.y, scg8[2] = b.z, scg8[3] = b.w;
-            const float2 dd = halves_to_float2(*(const uint16_t *)(As + kq<T>::d + 2 * g) |
-                                               ((uint32_t)*(const uint16_t *)(As + kq<T>::d +
-                                                                              2 * (g + 8))
-                                                << 16));
-            dg = dd.x, dg8 = dd.y;
-        } else {
-            const uint4 hg = lds128(As + kq<T>::hdr + 16 * g);
-            const uint4 hg8 = lds128(As + kq<T>::hdr + 16 * (g + 8));
-            k_scales(hg, scg, mng);
-            k_scales(hg8, scg8, mng8);
-            const float2 a = halves_to_float2(hg.x), b = halves_to_float2(hg8.x);
-            dg = a.x, mg = a.y, dg8 = b.x, mg8 = b.y;
-        }
-        if constexpr (T == KRN_Q6_K) {
-            const uint4 qhg = lds128(As + 512 * 4 + 16 * lane), qhg8 = lds128(As + 512 * 5 + 16 * lane);
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const uint4 lg = lds128(As + 512 * (2 * h) + 16 * lane);
-                const uint4 lg8 = lds128(As + 512 * (2 * h + 1) + 16 * lane);
-                const uint32_t hga = h ? qhg.z : qhg.x, hgb = h ? qhg.w : qhg.y;
-                const uint32_t hg8a = h ? qhg8.z : qhg8.x, hg8b = h ? qhg8.w : qhg8.y;
-#pragma unroll
-                for (int pp = 0; pp < 2; pp++) { // block pair 2h + pp: sub-blocks k = 2pp, 2pp + 1
-                    uint4 bq[NT];
-#pragma unroll
-                    for (int n = 0; n < NT; n++)
-                        bq[n] = 8 * n < rows_left ? bfrag(n, 2 * h + pp) : make_uint4(0, 0, 0, 0);
-#pragma unroll
-                    for (int kk = 0; kk < 2; kk++) {
-                        const int k = 2 * pp + kk, j = 4 * h + k, m = k & 1, nib = 4 * (k >> 1);
-                        auto code = [&](uint32_t ql, uint32_t qh) {
-                            const uint32_t c = ((ql >> nib) & 0x0F0F0F0Fu) |
-                                               (((qh >> (2 * k)) & 0x03030303u) << 4);
-                            return ((c | 0x80808080u) - 0x20202020u) ^ 0x80808080u; // c - 32 per byte
-                        };
-                        const uint32_t a0 = code(m ? lg.z : lg.x, hga), a2 = code(m ? lg.w : lg.y, hgb);
-                        const uint32_t a1 = code(m ? lg8.z : lg8.x, hg8a), a3 = code(m ? lg8.w : lg8.y, hg8b);
-                        const int slo = sbyte(scg[j >> 1], 2 * (j & 1)), shi = sbyte(scg[j >> 1], 2 * (j & 1) + 1);
-                        const int slo8 = sbyte(scg8[j >> 1], 2 * (j & 1)), shi8 = sbyte(scg8[j >> 1], 2 * (j & 1) + 1);
-#pragma unroll
-                        for (int n = 0; n < NT; n++) {
-                            if (8 * n >= rows_left) continue;
-                            const uint32_t b0 = kk ? bq[n].z : bq[n].x, b1 = kk ? bq[n].w : bq[n].y;
-                            int clo[4], chi[4];
-                            mma_s8_k16(clo, zero, a0, a1, b0);
-                            mma_s8_k16(chi, zero, a2, a3, b1);
-                            acc[n][0] += slo * clo[0] + shi * chi[0];
-                            acc[n][1] += slo * clo[1] + shi * chi[1];
-                            acc[n][2] += slo8 * clo[2] + shi8 * chi[2];
-                            acc[n][3] += slo8 * clo[3] + shi8 * chi[3];
-                        }
-                    }
-                }
-            }
-        } else {
-            uint4 qh = make_uint4(0, 0, 0, 0);
-            if constexpr (T == KRN_Q5_K) qh = lds128(As + kq<T>::qh + 16 * lane);
-#pragma unroll
-            for (int pp = 0; pp < 4; pp++) {
-                const uint4 wq = lds128(As + 512 * pp + 16 * lane);
-                uint4 bq[NT];
-#pragma unroll
-                for (int n = 0; n < NT; n++)
-                    bq[n] = 8 * n < rows_left ? bfrag(n, pp) : make_uint4(0, 0, 0, 0);
-#pragma unroll
-                for (int h = 0; h < 2; h++) {
-                    const int j = 2 * pp + h;
-                    uint32_t a[4] = {(wq.x >> (4 * h)) & 0x0F0F0F0Fu, (wq.z >> (4 * h)) & 0x0F0F0F0Fu,
-                                     (wq.y >> (4 * h)) & 0x0F0F0F0Fu, (wq.w >> (4 * h)) & 0x0F0F0F0Fu};
-                    if constexpr (T == KRN_Q5_K) {
-                        a[0] |= ((qh.x >> j) & 0x01010101u) << 4;
-                        a[1] |= ((qh.z >> j) & 0x01010101u) << 4;
-                        a[2] |= ((qh.y >> j) & 0x01010101u) << 4;
-                        a[3] |= ((qh.w >> j) & 0x01010101u) << 4;
-                    }
-                    const int s0 = ubyte(scg[j >> 2], j & 3), s8 = ubyte(scg8[j >> 2], j & 3);
-#pragma unroll
-                    for (int n = 0; n < NT; n++) {
-                        if (8 * n >= rows_left) continue;
-                        const uint32_t b[2] = {h ? bq[n].z : bq[n].x, h ? bq[n].w : bq[n].y};
-                        int c[4];
-                        mma_s8_k32(c, zero, a, b);
-                        acc[n][0] += s0 * c[0];
-                        acc[n][1] += s0 * c[1];
-                        acc[n][2] += s8 * c[2];
-                        acc[n][3] += s8 * c[3];
-                    }
-                }
-            }
-        }
+        const kq_head hd = kq_head_read<T>(kq_head_load<T>(As, g));
+        kq_integers<T, NT>([&](int k) { return lds128(As + 512 * k + 16 * lane); }, bfrag, hd,
+                           rows_left, acc);
         // The super-block's float value, into each pair's chunk partial; an
         // n-tile or row half no lane of which holds a real row is skipped
         // (warp-uniform: its lowest row, t = 0, is past the step's rows).
@@ -295,26 +169,9 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
                 }
                 const uint8_t *row = Bs + (8 * n + 2 * t + cr) * BROW;
                 const float dx = *(const float *)(row + 272);
-                int bg = 0, bg8 = 0;
-                if constexpr (kq<T>::has_min) {
-                    const uint4 sv = lds128(row + 256); // s_0..s_7 as int16 pairs
-                    bg = __dp2a_lo((int)sv.x, (int)mng[0], 0);
-                    bg = __dp2a_hi((int)sv.y, (int)mng[0], bg);
-                    bg = __dp2a_lo((int)sv.z, (int)mng[1], bg);
-                    bg = __dp2a_hi((int)sv.w, (int)mng[1], bg);
-                    bg8 = __dp2a_lo((int)sv.x, (int)mng8[0], 0);
-                    bg8 = __dp2a_hi((int)sv.y, (int)mng8[0], bg8);
-                    bg8 = __dp2a_lo((int)sv.z, (int)mng8[1], bg8);
-                    bg8 = __dp2a_hi((int)sv.w, (int)mng8[1], bg8);
-                }
-                float vg = fmul(dg, i2f(acc[n][cr]));
-                float vg8 = fmul(dg8, i2f(acc[n][2 + cr]));
-                if constexpr (kq<T>::has_min) {
-                    vg = fsub(vg, fmul(mg, i2f(bg)));
-                    vg8 = fsub(vg8, fmul(mg8, i2f(bg8)));
-                }
-                part[n][cr] = fadd(part[n][cr], fmul(dx, vg));
-                part[n][2 + cr] = fadd(part[n][2 + cr], fmul(dx, vg8));
+                const uint4 sv = lds128(row + 256); // s_0..s_7 as int16 pairs
+                part[n][cr] = fadd(part[n][cr], kq_value<T>(acc[n][cr], hd, false, sv, dx));
+                part[n][2 + cr] = fadd(part[n][2 + cr], kq_value<T>(acc[n][2 + cr], hd, true, sv, dx));
                 acc[n][cr] = 0;
                 acc[n][2 + cr] = 0;
             }

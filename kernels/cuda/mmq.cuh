@@ -64,6 +64,12 @@ static __device__ __forceinline__ void krn_cuda_mm_store(float dot, const float 
 // shared-memory limits, set once per device.
 int krn_cuda_mmq(krn_cuda_mmq_params *p, krn_type type, int sms, cudaStream_t s, sb_err *err);
 int krn_cuda_mmq_setup(int device, sb_err *err);
+// mmvq.cu: the K-quant launch for steps of 1 .. KRN_CUDA_MMVQ_MAX_ROWS rows
+// (a block a tile of 16 outputs, a warp a chunk, or several chunks when
+// warps_per_sm > 0 asks for fewer warps: see krn_cuda__mmvq_warps).
+enum { KRN_CUDA_MMVQ_MAX_ROWS = 16 };
+int krn_cuda_mmvq(krn_cuda_mmq_params *p, krn_type type, int sms, int warps_per_sm,
+                  cudaStream_t s, sb_err *err);
 // mmv_legacy.cu: the 32-element types' launch.
 int krn_cuda_mmv_legacy(krn_cuda_mmq_params *p, krn_type type, cudaStream_t s, sb_err *err);
 

@@ -11,7 +11,8 @@
  * token by token; rollback (slots overwritten by a rejected draft, then
  * recomputed); 300 positions (five attention chunks); a sliding window
  * across its ring's wrap; the quantized matmuls with and without K split
- * across blocks over every bucket; activation groups of 32 and 256; the attention kernels forced (SB_CUDA_ATTN=rows,
+ * across blocks over every bucket, and the K-quants' decode kernel off,
+ * on up to 16 rows, and with fewer warps than chunks; activation groups of 32 and 256; the attention kernels forced (SB_CUDA_ATTN=rows,
  * split) and chosen per step (auto, the default every other test runs) over
  * verify runs of 1..64 rows up to 1100 positions, with and without a
  * window; a clean error for a KV cache the GPU cannot hold.
@@ -332,7 +333,8 @@ typedef struct env_guard {
     char *saved;
 } env_guard;
 
-static env_guard split_guard = {"SB_CUDA_SPLIT", NULL}, pdl_guard = {"SB_CUDA_PDL", NULL};
+static env_guard split_guard = {"SB_CUDA_SPLIT", NULL}, pdl_guard = {"SB_CUDA_PDL", NULL},
+                 mmvq_guard = {"SB_CUDA_MMVQ", NULL};
 
 static int env_guard_save(void **state) {
     env_guard *g = *state;
@@ -366,6 +368,29 @@ static void test_buckets_matmul_kernels(void **state) {
         snprintf(name, sizeof name, "wide q5_K, %s=%s", env[i][0], env[i][1]);
         check_buckets(&WIDE, &q5, 13, name);
     }
+}
+
+/* The buckets with the K-quants' decode kernel (mmvq.cu) off, taking
+ * every step of up to 16 rows, and so with its tiles given a warp or two
+ * each walking several chunks (cuda_backend.h: SB_CUDA_MMVQ, by default
+ * steps of up to 8 rows; SB_CUDA_MMVQ_WARPS=1): the CPU's bits each way. */
+static void test_buckets_decode_kernel(void **state) {
+    (void)state;
+    static const char *const env[][2] = {{"0", NULL}, {"16", NULL}, {"16", "1"}};
+    const tm_types ty = q4_k_m_types(), q6 = tm_uniform_types(KRN_Q6_K, false);
+    char *warps = env_save("SB_CUDA_MMVQ_WARPS");
+    for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
+        char name[96];
+        setenv("SB_CUDA_MMVQ", env[i][0], 1);
+        if (env[i][1]) setenv("SB_CUDA_MMVQ_WARPS", env[i][1], 1);
+        else unsetenv("SB_CUDA_MMVQ_WARPS");
+        snprintf(name, sizeof name, "SB_CUDA_MMVQ=%s SB_CUDA_MMVQ_WARPS=%s", env[i][0],
+                 env[i][1] ? env[i][1] : "unset");
+        check_buckets(&WIDE, &ty, 12, name);
+        check_buckets(&SMALL, &MIXED, 11, name);
+        check_buckets(&WIDE, &q6, 17, name);
+    }
+    env_restore("SB_CUDA_MMVQ_WARPS", warps);
 }
 
 /* ---- chunking, rollback, long context ------------------------------------------- */
@@ -883,6 +908,8 @@ int main(void) {
         cmocka_unit_test(test_buckets_activation_groups),
         cmocka_unit_test_prestate_setup_teardown(test_buckets_matmul_kernels, env_guard_save,
                                                  env_guard_restore, &split_guard),
+        cmocka_unit_test_prestate_setup_teardown(test_buckets_decode_kernel, env_guard_save,
+                                                 env_guard_restore, &mmvq_guard),
         cmocka_unit_test_prestate_setup_teardown(test_launch_overlap, env_guard_save,
                                                  env_guard_restore, &pdl_guard),
         cmocka_unit_test(test_prefill_chunking),

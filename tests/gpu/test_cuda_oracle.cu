@@ -1,5 +1,5 @@
 /*
- * The CUDA quantized matmuls (kernels/cuda/mmq.cu, mmv_legacy.cu) against two oracles
+ * The CUDA quantized matmuls (kernels/cuda/mmq.cu, mmvq.cu, mmv_legacy.cu) against two oracles
  * that share none of its code: a float64 sum on the host, and cuBLAS SGEMM
  * on the dequantized weights and activations. test_cuda_backend.c proves
  * the GPU gives the CPU's bits; this proves those bits are the right
@@ -24,7 +24,10 @@
  * matrices of a test model (tests/support/mem_model.h): its LM head (517
  * outputs of 1,280 inputs: a partial tile of outputs) and an FFN down
  * matrix (1,280 of 2,304), at 1, 3, 8, 17 and 64 rows, with K split across
- * blocks allowed (these small grids split) and not.
+ * blocks allowed (these small grids split) and not, and with the K-quants'
+ * decode kernel (mmvq.cu) taking every step of up to 16 rows. And the
+ * activation quantizer (act_quantize.cu) against krn_quantize_act on rows
+ * holding a NaN, an infinity, -0 and a zero group: every code, sum, scale.
  *
  * Built and run only by `make test-gpu`; without a usable GPU it prints
  * "SKIPPED: ..." and exits 0.
@@ -44,6 +47,7 @@ extern "C" {
 }
 
 #include "../../kernels/cuda/cuda_backend.h"
+#include "../../kernels/cuda/mmq.cuh"
 extern "C" {
 #include "../support/mem_model.h"
 }
@@ -210,13 +214,14 @@ static void reference(const weights *w, const krn_act_block *act, int n_rows, do
 // y (host, n_rows x ne1) from the matmul with K split across blocks
 // allowed or not, the output poisoned with NaN first so that an unwritten
 // one fails.
-static void run_kernel(const weights *w, int n_rows, int split, device_case *dc, float *y,
-                       const char *what) {
+static void run_kernel(const weights *w, int n_rows, int split, int mmvq_rows, device_case *dc,
+                       float *y, const char *what) {
     krn_cuda_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
     sb_err err = {0};
     assert_int_equal(krn_cuda_matmul_setup(&cfg, 0, &err), 0);
     cfg.mm_split = split;
+    cfg.mmvq_rows = mmvq_rows;
     cfg.mm_part = dc->part, cfg.mm_part_cap = PART_FLOATS;
     cfg.mm_count = dc->count, cfg.mm_count_cap = COUNTS;
     const krn_cuda_mat mat = {w->type, w->ne0, w->ne1, w->row_bytes, dc->w, dc->packed};
@@ -244,7 +249,10 @@ static void run_cublas(const weights *w, int n_rows, device_case *dc, cublasHand
 // checked against both within the header's bounds.
 static void run_case(const weights *w, int n_rows, const float *x, device_case *dc,
                      cublasHandle_t h, const char *name) {
-    static const char *const kernel[] = {"unsplit", "split allowed"}; // cfg.mm_split
+    // cfg.mm_split, cfg.mmvq_rows: mmq.cu whole and split, then mmvq.cu
+    // (K-quants of up to 16 rows; the rest run mmq.cu split again)
+    static const struct { const char *name; int split, mmvq_rows; } kernel[] = {
+        {"unsplit", 0, 0}, {"split allowed", 1, 0}, {"mmvq to 16 rows", 1, KRN_CUDA_MMVQ_MAX_ROWS}};
     const int64_t n_out = n_rows * w->ne1;
     const int64_t groups = w->ne0 / krn_act_group(w->type), len = krn_chunk_len(groups);
     const int k_ops = (int)(14 + len + (groups + len - 1) / len);
@@ -256,10 +264,10 @@ static void run_case(const weights *w, int n_rows, const float *x, device_case *
     krn_act_block *act = upload_activations(w, n_rows, x, dc);
     reference(w, act, n_rows, e, bnd);
     run_cublas(w, n_rows, dc, h, yb);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         char what[96];
-        snprintf(what, sizeof what, "%s, %d rows, %s", name, n_rows, kernel[k]);
-        run_kernel(w, n_rows, k, dc, y, what);
+        snprintf(what, sizeof what, "%s, %d rows, %s", name, n_rows, kernel[k].name);
+        run_kernel(w, n_rows, kernel[k].split, kernel[k].mmvq_rows, dc, y, what);
         double worst_host = 0, worst_cublas = 0; // error / bound
         for (int64_t i = 0; i < n_out; i++) {
             const double tol_host = gamma_u(k_ops) * bnd[i] + 1e-12 * bnd[i] + 1e-30;
@@ -327,6 +335,80 @@ static void test_matmul_oracles(void **state) {
     free(x);
 }
 
+// ---- activation quantization ----------------------------------------------
+
+// Rows of the quantizer's edge cases, one each: ordinary values, a NaN, an
+// infinity, -0 beside a group of halves, an all-zero group.
+enum { EDGE_N = 512, EDGE_ROWS = 5 };
+static void edge_rows(float *x) {
+    uint64_t seed = 3;
+    for (int i = 0; i < EDGE_ROWS * EDGE_N; i++) x[i] = rnd(&seed);
+    x[1 * EDGE_N + 37] = NAN;               // group 1 of 32, group 0 of 256
+    x[2 * EDGE_N + 300] = INFINITY;         // every code of its groups 0 or NaN
+    x[3 * EDGE_N + 5] = -0.0f;
+    for (int i = 0; i < 32; i++) x[3 * EDGE_N + 64 + i] = (i - 16) * 0.5f; // halves, amax 8
+    for (int i = 0; i < 32; i++) x[4 * EDGE_N + 256 + i] = 0.0f;
+}
+
+// Scales equal bit for bit, or both NaN (canon.c: a group holding a NaN has
+// the scale NaN; its payload is not part of the contract).
+static void expect_same_scale(float want, float got, const char *what, int r, int64_t j) {
+    uint32_t a, b;
+    memcpy(&a, &want, 4), memcpy(&b, &got, 4);
+    if (a == b || (isnan(want) && isnan(got))) return;
+    fail_msg("%s: row %d group %lld: dx %a on the CPU, %a on the GPU", what, r, (long long)j,
+             (double)want, (double)got);
+}
+
+// krn_cuda_quantize against krn_quantize_act in both groupings: every code,
+// block sum and group scale.
+static void test_quantize_edges(void **state) {
+    (void)state;
+    float *x = (float *)malloc(sizeof(float) * EDGE_ROWS * EDGE_N), *xd;
+    assert_non_null(x);
+    edge_rows(x);
+    const int64_t nb = EDGE_N / KRN_QBLOCK;
+    krn_cuda_acts acts;
+    krn_cuda_act *both[2] = {&acts.g256, &acts.g32};
+    for (int g = 0; g < 2; g++) {
+        krn_cuda_act *a = both[g];
+        a->q_stride = EDGE_N, a->d_stride = nb, a->s_stride = nb;
+        CHECK_CUDA(cudaMalloc((void **)&a->q, (size_t)EDGE_ROWS * EDGE_N));
+        CHECK_CUDA(cudaMalloc((void **)&a->d, sizeof(float) * EDGE_ROWS * nb));
+        CHECK_CUDA(cudaMalloc((void **)&a->s, sizeof(int16_t) * EDGE_ROWS * nb));
+    }
+    CHECK_CUDA(cudaMalloc((void **)&xd, sizeof(float) * EDGE_ROWS * EDGE_N));
+    CHECK_CUDA(cudaMemcpy(xd, x, sizeof(float) * EDGE_ROWS * EDGE_N, cudaMemcpyHostToDevice));
+    sb_err err = {0};
+    assert_int_equal(krn_cuda_quantize(xd, EDGE_N, EDGE_ROWS, &acts, 0, &err), 0);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    int8_t q[EDGE_ROWS * EDGE_N];
+    float d[EDGE_ROWS * EDGE_N / KRN_QBLOCK];
+    int16_t s[EDGE_ROWS * EDGE_N / KRN_QBLOCK];
+    krn_act_block want[EDGE_N / KRN_QBLOCK];
+    for (int g = 0; g < 2; g++) {
+        const krn_cuda_act *a = both[g];
+        const int64_t group = g == 0 ? KRN_SUPER : KRN_QBLOCK, per = group / KRN_QBLOCK;
+        const char *what = g == 0 ? "groups of 256" : "groups of 32";
+        CHECK_CUDA(cudaMemcpy(q, a->q, sizeof q, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(d, a->d, sizeof d, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(s, a->s, sizeof s, cudaMemcpyDeviceToHost));
+        for (int r = 0; r < EDGE_ROWS; r++) {
+            krn_quantize_act(x + r * EDGE_N, want, EDGE_N, group);
+            for (int64_t j = 0; j < nb; j++) {
+                if (j % per == 0) expect_same_scale(want[j].d, d[r * nb + j / per], what, r, j / per);
+                assert_int_equal(want[j].sum, s[r * nb + j]);
+                for (int wd = 0; wd < 8; wd++)
+                    assert_memory_equal(want[j].q + 4 * wd, q + r * EDGE_N + act_offset(j, wd), 4);
+            }
+        }
+        assert_true(isnan(d[1 * nb + (g == 0 ? 0 : 1)])); // the NaN reaches the scale
+    }
+    for (int g = 0; g < 2; g++) cudaFree(both[g]->q), cudaFree(both[g]->d), cudaFree(both[g]->s);
+    cudaFree(xd);
+    free(x);
+}
+
 int main(void) {
     int n = 0;
     const cudaError_t rc = cudaGetDeviceCount(&n);
@@ -335,6 +417,7 @@ int main(void) {
                rc != cudaSuccess ? cudaGetErrorString(rc) : "0 devices");
         return 0;
     }
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_matmul_oracles)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_quantize_edges),
+                                       cmocka_unit_test(test_matmul_oracles)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
