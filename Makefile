@@ -253,10 +253,12 @@ bench-drafter: $(BUILD)/sb $(TOKREF)/tiny-vocab.gguf
 # (REPS=3, MODEL= the demo model, INIT='{"device":"cuda"}' on a GPU), then
 # identical outputs with the cache and speculation on and off over
 # bench/edits and bench/realedits/heldout. A benchmark, not a test.
+# Linked as sb is (PORTABLE_LDLIBS), so they run on a GPU machine without
+# the build's -dev packages.
 $(BUILD)/prefix_ttft: bench/prefix/ttft_lsp.c $(BUILD)/libsb.a
-	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 $(BUILD)/prefix_exact: bench/prefix/exact.c $(BUILD)/libsb.a
-	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 bench-prefix: $(BUILD)/sb-lsp $(BUILD)/prefix_ttft $(BUILD)/prefix_exact
 	$(BUILD)/prefix_ttft $(BUILD) $(or $(MODEL),models/sonicboom-demo.gguf) \
 	    $(or $(REPS),3) '$(or $(INIT),{})'

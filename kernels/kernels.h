@@ -276,9 +276,10 @@ int32_t krn_kv_slots(const krn_model *m, int32_t kv_capacity);
  * sampled: the LM head (n_vocab x n_embd, the largest matmul) would
  * otherwise run for every row. Rows before it still write their K/V; their
  * logits rows may be left unwritten, and a backend may still write them:
- * the CPU backend skips their output norm and LM head, the CUDA backend
- * ignores the field and computes every row (its graphs are captured per
- * row bucket, with the LM head over all rows). Read only rows from
+ * the CPU backend skips their output norm and LM head; the CUDA backend
+ * skips them only when no row wants logits (logits_from = n_rows: its
+ * graphs are captured per row bucket, with the LM head over all rows or
+ * none) and copies back rows logits_from.. only. Read only rows from
  * logits_from on. */
 typedef struct krn_batch {
     int n_rows;             /* 1..KRN_MAX_ROWS */

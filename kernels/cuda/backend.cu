@@ -52,8 +52,9 @@ static void krn_cuda__destroy(krn_backend *b) {
             if (c->prof->ev[i]) cudaEventDestroy(c->prof->ev[i]);
         free(c->prof);
     }
-    for (int i = 0; i <= KRN_MAX_ROWS; i++)
-        if (c->graphs[i].exec) cudaGraphExecDestroy(c->graphs[i].exec);
+    for (int h = 0; h < 2; h++)
+        for (int i = 0; i <= KRN_MAX_ROWS; i++)
+            if (c->graphs[h][i].exec) cudaGraphExecDestroy(c->graphs[h][i].exec);
     for (int i = 0; i < c->n_allocs; i++) cudaFree(c->allocs[i]);
     if (c->stream) cudaStreamDestroy(c->stream);
     free(c->allocs);

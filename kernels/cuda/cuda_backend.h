@@ -150,7 +150,7 @@ typedef struct krn_cuda {
     float *g, *u;              // (64, n_ff) each; g then holds silu(g)*u
     float *logits;             // (64, n_vocab)
     krn_cuda_acts xq;          // (64, max_in) a matmul's quantized input
-    krn_cuda_graph graphs[KRN_MAX_ROWS + 1]; // by row bucket (cfg.graphs)
+    krn_cuda_graph graphs[2][KRN_MAX_ROWS + 1]; // [with the LM head][row bucket] (cfg.graphs)
     krn_cuda_prof *prof;       // SB_CUDA_PROFILE=1, else NULL; owned
     float *attn_part;          // split-KV chunk states, attn_slots of them,
     float *attn_run;           // and (64, n_head) running states, each

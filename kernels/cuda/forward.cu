@@ -154,8 +154,10 @@ static int krn_cuda__ffn_block(const krn_cuda *c, int n, int32_t il, sb_err *err
 }
 
 // Every launch of a step for n rows, reading c->tokens and c->pos; span
-// (the attention chunks the rows reach) sizes the attention launches.
-static int krn_cuda__enqueue(const krn_cuda *c, int n, krn_cuda_span span, sb_err *err) {
+// (the attention chunks the rows reach) sizes the attention launches. The
+// output norm and LM head run only when head is set (some row wants logits).
+static int krn_cuda__enqueue(const krn_cuda *c, int n, krn_cuda_span span, bool head,
+                             sb_err *err) {
     const krn_model *m = c->base.model;
     if (krn_cuda_embed(&c->tok_embd, c->tokens, n, c->x, c->stream, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_EMBED);
@@ -163,6 +165,7 @@ static int krn_cuda__enqueue(const krn_cuda *c, int n, krn_cuda_span span, sb_er
         if (krn_cuda__attention_block(c, n, il, span, err) ||
             krn_cuda__ffn_block(c, n, il, err))
             return -1;
+    if (!head) return 0;
     if (krn_cuda_rmsnorm_quant(c->x, c->output_norm, m->rms_eps, c->n_embd, n,
                                c->h, &c->xq, c->stream, err))
         return -1;
@@ -180,11 +183,14 @@ static int krn_cuda__enqueue(const krn_cuda *c, int n, krn_cuda_span span, sb_er
 // when the number of attention chunks changes, once per 64 positions — the
 // launch sequence depends on (rows, chunks) only, tokens and positions are
 // read from device memory, and every pointer is fixed at create. The same kernels with the same arguments run: the same bits.
+// A bucket has two graphs, with and without the LM head (prefill's chunks
+// before its last want no logits); the second is captured when first used.
 // Returns 1 when the graph ran, 0 when the caller must enqueue directly
 // (graphs unavailable: they are then switched off for this backend), -1 on
 // an error.
-static int krn_cuda__graph_step(krn_cuda *c, int n, krn_cuda_span span, sb_err *err) {
-    krn_cuda_graph *gr = &c->graphs[n];
+static int krn_cuda__graph_step(krn_cuda *c, int n, krn_cuda_span span, bool head,
+                                sb_err *err) {
+    krn_cuda_graph *gr = &c->graphs[head][n];
     if (!gr->exec || gr->span.c_lo != span.c_lo || gr->span.nc != span.nc) {
         cudaGraph_t g = NULL;
         if (cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
@@ -192,7 +198,7 @@ static int krn_cuda__graph_step(krn_cuda *c, int n, krn_cuda_span span, sb_err *
             c->cfg.graphs = 0;
             return 0;
         }
-        const int rc = krn_cuda__enqueue(c, n, span, err);
+        const int rc = krn_cuda__enqueue(c, n, span, head, err);
         const cudaError_t end = cudaStreamEndCapture(c->stream, &g);
         if (rc || end != cudaSuccess) { // direct launches will tell
             if (g) cudaGraphDestroy(g);
@@ -237,7 +243,7 @@ int krn_cuda_warm_up(krn_cuda *c, sb_err *err) {
         return -1;
     for (int n = 1; n <= KRN_MAX_ROWS; n++) {
         if (krn_cuda__bucket(n) != n) continue;
-        if (krn_cuda__graph_step(c, n, krn_cuda_span{0, 1}, err) < 0) return -1;
+        if (krn_cuda__graph_step(c, n, krn_cuda_span{0, 1}, true, err) < 0) return -1;
         if (!c->cfg.graphs) return 0; // graphs unavailable: direct launches
     }
     return KRN_CUDA_CHECK(cudaStreamSynchronize(c->stream), err);
@@ -250,9 +256,10 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     // computed as if alone (docs/determinism.md), so a copy gets that row's bits
     // exactly: it writes the same K/V bits to the same slot, reads no slot
     // the live rows do not, and its logits are not copied back.
-    // batch->logits_from is ignored: every live row's logits are computed
-    // and copied back (kernels.h allows it; the graphs hold the LM head over
-    // the whole bucket).
+    // batch->logits_from: a step where no row wants logits skips the output
+    // norm and LM head; otherwise the head runs over the whole bucket (one
+    // graph per bucket, not per logits_from) and rows logits_from.. are
+    // copied back.
     int32_t tokens[KRN_MAX_ROWS], pos[KRN_MAX_ROWS];
     const int32_t window = b->model->window;
     int32_t c_lo = INT32_MAX, c_hi = 0;
@@ -265,7 +272,9 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     }
     const krn_cuda_span span = {c_lo, c_hi - c_lo + 1};
     const size_t ids = (size_t)nb * sizeof(int32_t);
-    const size_t out = (size_t)n * (size_t)b->model->n_vocab * sizeof(float);
+    const bool head = batch->logits_from < n;
+    const size_t skip = head ? (size_t)batch->logits_from * (size_t)b->model->n_vocab : 0;
+    const size_t out = head ? (size_t)(n - batch->logits_from) * (size_t)b->model->n_vocab : 0;
     int graphed = 0;
     if (c->prof) c->prof->n_ev = 0;
     // tokens and pos are copied from this stack frame: the copies must be
@@ -276,10 +285,11 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
         KRN_CUDA_CHECK(cudaMemcpyAsync(c->pos, pos, ids,
                                        cudaMemcpyHostToDevice, c->stream), err) ||
         (c->prof && (krn_cuda__mark(c, KRN_CUDA__ST_START), 0)) ||
-        (c->cfg.graphs && (graphed = krn_cuda__graph_step(c, nb, span, err)) < 0) ||
-        (!graphed && krn_cuda__enqueue(c, nb, span, err)) ||
-        KRN_CUDA_CHECK(cudaMemcpyAsync(batch->logits, c->logits, out,
-                                       cudaMemcpyDeviceToHost, c->stream), err)) {
+        (c->cfg.graphs && (graphed = krn_cuda__graph_step(c, nb, span, head, err)) < 0) ||
+        (!graphed && krn_cuda__enqueue(c, nb, span, head, err)) ||
+        (out && KRN_CUDA_CHECK(cudaMemcpyAsync(batch->logits + skip, c->logits + skip,
+                                               out * sizeof(float), cudaMemcpyDeviceToHost,
+                                               c->stream), err))) {
         cudaStreamSynchronize(c->stream); // nothing may still read the batch
         return -1;
     }

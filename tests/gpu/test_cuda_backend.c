@@ -8,11 +8,13 @@
  * Covered: each type (embedding dequantization and matmul) alone and mixed,
  * tied and untied; single rows; every row bucket 1..16, 24, 32, 48, 64 with
  * the rows in shifted and reversed orders; prefill in one step, in chunks and
- * token by token; rollback (slots overwritten by a rejected draft, then
- * recomputed); 300 positions (five attention chunks); a sliding window
+ * token by token, and with logits from one row on or none
+ * (krn_batch.logits_from); rollback (slots overwritten by a rejected draft,
+ * then recomputed); 300 positions (five attention chunks); a sliding window
  * across its ring's wrap; the quantized matmuls with and without K split
  * across blocks over every bucket, and the K-quants' decode kernel off,
- * on up to 16 rows, and with fewer warps than chunks; activation groups of 32 and 256; the attention kernels forced (SB_CUDA_ATTN=rows,
+ * on up to 16 rows, and with fewer warps than chunks; activation groups of
+ * 32 and 256; the attention kernels forced (SB_CUDA_ATTN=rows,
  * split) and chosen per step (auto, the default every other test runs) over
  * verify runs of 1..64 rows up to 1100 positions, with and without a
  * window; a clean error for a KV cache the GPU cannot hold.
@@ -97,12 +99,19 @@ static void duo_free(duo *d) {
     tm_free(d->t);
 }
 
-static void step(krn_backend *b, int n, const int32_t *tok, const int32_t *pos,
-                 float *logits) {
+/* A step whose rows from `from` on want logits (krn_batch.logits_from). */
+static void step_from(krn_backend *b, int n, const int32_t *tok, const int32_t *pos,
+                      float *logits, int from) {
     sb_err err = {0};
-    const krn_batch batch = {.n_rows = n, .tokens = tok, .pos = pos, .logits = logits};
+    const krn_batch batch = {.n_rows = n, .tokens = tok, .pos = pos, .logits = logits,
+                             .logits_from = from};
     if (krn_forward(b, &batch, &err))
         fail_msg("krn_forward (%s, %d rows): %s", krn_backend_name(b), n, err.msg);
+}
+
+static void step(krn_backend *b, int n, const int32_t *tok, const int32_t *pos,
+                 float *logits) {
+    step_from(b, n, tok, pos, logits, 0);
 }
 
 /* Rows [p0, p0+n) of seq as one step; logits row r -> out + r*V. */
@@ -416,6 +425,52 @@ static void check_chunking(const tm_shape *sh, const tm_types *ty, uint64_t seed
     }
     free(want), free(got);
     duo_free(&d);
+}
+
+/* Prefill as the engine runs it (krn_batch.logits_from): chunks that want
+ * no logits (the GPU skips the output norm and LM head) still write their
+ * K/V, and a chunk whose rows from k on want logits gives those rows the
+ * CPU's bits, the rows before it left as they were. */
+static void check_logits_from(const tm_shape *sh, const tm_types *ty, uint64_t seed,
+                              const char *name) {
+    enum { N = 64 };
+    duo d = duo_create(sh, ty, seed, N);
+    int32_t seq[N];
+    make_seq(seq, N, sh->n_vocab, seed);
+    float *want = logits_alloc(&d, N), *got = logits_alloc(&d, N);
+    run_chunked(&d, d.cpu, seq, N, N, want);
+    const int chunks[] = {16, 24, 64, 1};
+    for (int ci = 0; ci < 4; ci++) {
+        const int chunk = chunks[ci];
+        for (int p = 0; p < N; p += chunk) {
+            const int rows = N - p < chunk ? N - p : chunk;
+            const bool last = p + rows == N;
+            const int from = last ? rows / 2 : rows; // none before the last chunk
+            int32_t pos[KRN_MAX_ROWS];
+            for (int r = 0; r < rows; r++) pos[r] = p + r;
+            memset(got, 0xA5, (size_t)rows * d.row_bytes);
+            step_from(d.gpu, rows, seq + p, pos, got, from);
+            char what[96];
+            snprintf(what, sizeof what, "%s, chunks of %d, logits from row %d", name, chunk, from);
+            for (int r = 0; r < rows; r++) {
+                if (r >= from) {
+                    expect_same_row(&d, row_at(&d, want, p + r), row_at(&d, got, r), what, r, p + r);
+                    continue;
+                }
+                const unsigned char *bytes = (const unsigned char *)row_at(&d, got, r);
+                for (size_t i = 0; i < d.row_bytes; i++)
+                    if (bytes[i] != 0xA5) fail_msg("%s: row %d before it was written", what, r);
+            }
+        }
+    }
+    free(want), free(got);
+    duo_free(&d);
+}
+
+static void test_logits_from(void **state) {
+    (void)state;
+    check_logits_from(&SMALL, &MIXED, 21, "mixed");
+    check_logits_from(&WIDE, &MIXED2, 22, "wide mixed2");
 }
 
 static void test_prefill_chunking(void **state) {
@@ -913,6 +968,7 @@ int main(void) {
         cmocka_unit_test_prestate_setup_teardown(test_launch_overlap, env_guard_save,
                                                  env_guard_restore, &pdl_guard),
         cmocka_unit_test(test_prefill_chunking),
+        cmocka_unit_test(test_logits_from),
         cmocka_unit_test(test_rollback),
         cmocka_unit_test(test_long_context),
         cmocka_unit_test(test_sliding_window),
