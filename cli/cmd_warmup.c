@@ -133,6 +133,9 @@ static int cli__export(const char *cmd, eng_session *s, eng_model *m,
            t.n_choices, (int)t.measurements, create_s);
     printf("fingerprint: %s (%d steps, %d positions)\n", t.fp.sha256, WU_FP_STEPS,
            WU_CANARY_LEN);
+    char listed[512];
+    printf("step costs, ms by rows: %s\n",
+           stepcost_table_format(&t.costs, listed, sizeof listed));
     int rc = wu_table_save(path, &t, &err) ? cli_fail(cmd, "%s", err.msg) : CLI_OK;
     if (rc == CLI_OK) printf("wrote %s\n", path);
     wu_table_free(&t);

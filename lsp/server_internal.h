@@ -95,6 +95,10 @@ struct lsp_server {
     char *model_loaded;        /* owned: the path model was loaded from */
     char *warmup_loaded;       /* owned: the warm-up table session took, or NULL */
     char warmup_sha256[65];    /* that table file's SHA-256; "" without one */
+    stepcost_table costs_here; /* this machine's step costs, from the warm-up
+                                  table or measured when the session was made
+                                  (lsp__costs_here); drafts are sized by them
+                                  unless costTable names a table */
     slog_writer *log;
     char *log_path;            /* owned: the path log was opened at */
     bool test_hold;            /* SB_LSP_TEST_HOLD: see worker.c */

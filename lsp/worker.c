@@ -54,18 +54,44 @@ static void lsp__model_drop(lsp_server *s) {
     s->warmup_sha256[0] = '\0';
 }
 
+/* This machine's step costs for s->session (just made): the warm-up
+ * table's when it has them for this device (imp, may be NULL), else
+ * measured now (warmup.h: wu_step_costs, about WU_COST_BUDGET_S at most).
+ * Not when costTable named a table: the user's choice stands. A failed
+ * measurement leaves the default and says so; it never fails the load. */
+static void lsp__costs_here(lsp_server *s, const wu_import *imp) {
+    stepcost_table_empty(&s->costs_here, NULL);
+    if (!stepcost_table_is_default(&s->cfg.costs)) return;
+    sb_err why = {0};
+    if (imp && stepcost_table_valid(&imp->costs))
+        s->costs_here = imp->costs;
+    else if (wu_step_costs(s->session, WU_COST_BUDGET_S, &s->costs_here, &why)) {
+        stepcost_table_empty(&s->costs_here, NULL);
+        lsp__log(s, LSP_MSG_WARNING, "sb-lsp: step costs not measured (%s); drafts "
+                 "are sized by the default table", why.msg);
+        return;
+    }
+    char listed[512];
+    lsp__log(s, LSP_MSG_INFO, "sb-lsp: step costs (%s), ms by rows: %s",
+             s->costs_here.source, stepcost_table_format(&s->costs_here, listed,
+                                                         sizeof listed));
+}
+
 /* The session on the loaded model: with a warm-up table, its configuration
  * after its fingerprint is checked (a refusal names what differs); the
- * user is told of the table's warnings. */
+ * user is told of the table's warnings. Then this machine's step costs
+ * (lsp__costs_here). */
 static void lsp__session_make(lsp_server *s, sb_err *err) {
     eng_options opt = {.device = s->cfg.device, .n_threads = s->cfg.threads};
     if (!s->cfg.warmup) {
         s->session = eng_session_create(s->model, &opt, err);
+        if (s->session) lsp__costs_here(s, NULL);
         return;
     }
     wu_import imp;
     s->session = wu_session_import(s->model, &opt, s->cfg.warmup, &imp, err);
     if (!s->session) return;
+    lsp__costs_here(s, &imp);
     if (!(s->warmup_loaded = strdup(s->cfg.warmup))) {
         eng_session_destroy(s->session);
         s->session = NULL;
@@ -440,7 +466,7 @@ static void lsp__run_edit(lsp_server *s, lsp_job *job) {
     edit_opts o = edit_defaults();
     o.drafter = s->cfg.speculation ? EDIT_DRAFTER_COPY : EDIT_DRAFTER_NONE;
     o.max_tokens = s->cfg.max_tokens;
-    o.costs = &s->cfg.costs;
+    o.costs = stepcost_table_valid(&s->costs_here) ? &s->costs_here : &s->cfg.costs;
     o.sampling = (eng_sampling){.temperature = s->cfg.temperature,
                                 .seed = s->cfg.seed};
     o.progress = lsp__on_step;

@@ -12,16 +12,16 @@
 
 /* The default: ms per forward step of a synthetic Qwen2.5-7B Q4_K_M model
  * (`sb mkmodel --shape 7b --quant q4_k_m --seed 1`) at KV depth 0 on one
- * NVIDIA H200, measured 2026-12-04 at commit 6cb7412 with
- * `build/engine_steps ... --depth 0 --reps 20` (bench/RESULTS.md, eighth
- * CUDA pass; issue 21 quotes the same run). Replace it with a table of
- * the machine at hand: --cost-table, or costs measured by sb bench. */
-static const struct { int rows; double ms; } stepcost__h200[] = {
-    {1, 2.61},  {2, 3.27},  {4, 4.53},  {8, 5.93},  {16, 7.14},
-    {24, 8.43}, {32, 9.76}, {48, 16.75}, {64, 18.48},
+ * NVIDIA H100 80GB HBM3, measured 2026-12-05 at commit 74def10 with
+ * `engine_steps ... --depth 0 --reps 10` (bench/RESULTS.md, ninth CUDA
+ * pass). A fallback only: sb-lsp measures the machine at hand
+ * (warmup/costs.c); --cost-table or sb bench's costs replace it elsewhere. */
+static const struct { int rows; double ms; } stepcost__h100[] = {
+    {1, 3.22},  {2, 3.59},  {4, 3.65},  {8, 4.00},   {16, 5.21},
+    {24, 8.00}, {32, 8.36}, {48, 14.31}, {64, 12.95},
 };
-static const char stepcost__h200_source[] =
-    "default: H200, 7B Q4_K_M, KV depth 0, 2026-12-04";
+static const char stepcost__h100_source[] =
+    "default: H100, 7B Q4_K_M, KV depth 0, 2026-12-05";
 
 /* Longest table file read (a full table is ~64 short lines). */
 enum { STEPCOST__MAX_FILE = 64 << 10, STEPCOST__MAX_LINE = 127 };
@@ -32,9 +32,13 @@ void stepcost_table_empty(stepcost_table *t, const char *source) {
 }
 
 void stepcost_table_default(stepcost_table *t) {
-    stepcost_table_empty(t, stepcost__h200_source);
-    for (size_t i = 0; i < sizeof stepcost__h200 / sizeof *stepcost__h200; i++)
-        t->listed[stepcost__h200[i].rows] = stepcost__h200[i].ms;
+    stepcost_table_empty(t, stepcost__h100_source);
+    for (size_t i = 0; i < sizeof stepcost__h100 / sizeof *stepcost__h100; i++)
+        t->listed[stepcost__h100[i].rows] = stepcost__h100[i].ms;
+}
+
+bool stepcost_table_is_default(const stepcost_table *t) {
+    return !strcmp(t->source, stepcost__h100_source);
 }
 
 int stepcost_table_set(stepcost_table *t, int rows, double cost, sb_err *err) {

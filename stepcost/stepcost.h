@@ -16,14 +16,15 @@
  *     double c = stepcost_table_cost(&t, 17);  // 17 rows run as 24
  *
  * Where a table comes from:
- *  - the default (stepcost_table_default): one H200's step times for a
+ *  - the default (stepcost_table_default): one H100's step times for a
  *    7B Q4_K_M model at KV depth 0, listed in stepcost.c with the date
  *    and command they were measured with;
  *  - a file (stepcost_table_load, `--cost-table FILE` of sb edit, sb
  *    draftsim and sb bench, `costTable` of sb-lsp): lines "ROWS COST";
  *  - measurements (stepcost_table_set): sb bench fills a table from the
- *    step times it measures in the same run; the engine's warm-up table
- *    can hand over the times it records for its machine the same way.
+ *    step times it measures in the same run; warmup/'s wu_step_costs
+ *    measures this machine's at warm-up (sb-lsp does, unless costTable
+ *    names a table), and a warm-up table carries them to the same device.
  *
  * Rows not listed. The CUDA backend runs a step of r rows on the graph of
  * the smallest row bucket >= r; there is a bucket for every row count up
@@ -87,6 +88,10 @@ int stepcost_table_parse(const char *text, int64_t len, stepcost_table *t,
  * unspecified. */
 int stepcost_table_load(const char *path, stepcost_table *t, sb_err *err);
 
+/* True when t is stepcost_table_default's table, untouched (its source
+ * says so): the user named no table, so a measured one may replace it. */
+bool stepcost_table_is_default(const stepcost_table *t);
+
 /* True when row 1 is listed and every listed cost is positive and finite
  * (what set, parse and load guarantee; for tables filled by hand). */
 bool stepcost_table_valid(const stepcost_table *t);
@@ -100,7 +105,7 @@ double stepcost_table_cost(const stepcost_table *t, int rows);
 int stepcost_table_max_rows(const stepcost_table *t);
 
 /* Writes the listed rows as "ROWS:COST" pairs separated by spaces
- * ("1:2.61 2:3.27 ..."), NUL-terminated, into buf of cap bytes (truncated
+ * ("1:3.22 2:3.59 ..."), NUL-terminated, into buf of cap bytes (truncated
  * to fit). Returns buf. */
 char *stepcost_table_format(const stepcost_table *t, char *buf, size_t cap);
 

@@ -147,7 +147,11 @@ eng_session *wu_session_import(eng_model *m, const eng_options *opt,
     if (!(s = eng_session_create(m, &o, err))) goto fail;
     imp->n_choices = o.n_choices;
     imp->measurements = eng_session_measurements(s);
-    if (wu_table_make(s, m, &here, err) || wu_check(&t, &here, imp, err)) goto fail;
+    if (wu__table_describe(s, m, &here, err) || wu_check(&t, &here, imp, err)) goto fail;
+    /* step costs are this machine's only when it is the table's device */
+    if (!strcmp(t.device.backend, here.device.backend) &&
+        !strcmp(t.device.name, here.device.name))
+        imp->costs = t.costs;
     if (imp->measurements)
         wu__warn(imp, "the backend still ran %d measurements: the table lacks "
                  "choices it needed", imp->measurements);

@@ -23,7 +23,7 @@ void wu__shape_of(const eng_model *m, wu_shape *out) {
                       d->head_dim, d->n_vocab, d->window};
 }
 
-int wu_table_make(eng_session *s, eng_model *m, wu_table *t, sb_err *err) {
+int wu__table_describe(eng_session *s, eng_model *m, wu_table *t, sb_err *err) {
     memset(t, 0, sizeof *t);
     snprintf(t->engine_version, sizeof t->engine_version, "%s", eng_version());
     wu_device_of(s, &t->device);
@@ -39,6 +39,15 @@ int wu_table_make(eng_session *s, eng_model *m, wu_table *t, sb_err *err) {
     }
     t->measurements = eng_session_measurements(s);
     if (wu_fingerprint_compute(s, &t->fp, err)) {
+        wu_table_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+int wu_table_make(eng_session *s, eng_model *m, wu_table *t, sb_err *err) {
+    if (wu__table_describe(s, m, t, err)) return -1;
+    if (wu_step_costs(s, WU_COST_BUDGET_S, &t->costs, err)) {
         wu_table_free(t);
         return -1;
     }
@@ -77,6 +86,15 @@ static json_t *wu__fingerprint_json(const wu_fingerprint *fp) {
     return json_pack("{s:s,s:o*}", "sha256", fp->sha256, "steps", steps);
 }
 
+/* [{"rows": r, "ms": cost}, ...] of the listed row counts, in order. */
+static json_t *wu__costs_json(const stepcost_table *c) {
+    json_t *a = json_array();
+    for (int r = 1; a && r <= STEPCOST_MAX_ROWS; r++)
+        if (c->listed[r] > 0)
+            json_array_append_new(a, json_pack("{s:i,s:f}", "rows", r, "ms", c->listed[r]));
+    return a;
+}
+
 char *wu_table_json(const wu_table *t) {
     json_t *conf = json_array();
     for (int i = 0; conf && i < t->n_choices; i++)
@@ -90,6 +108,10 @@ char *wu_table_json(const wu_table *t) {
                           "configuration", conf, "measurements",
                           (int)t->measurements, "fingerprint",
                           wu__fingerprint_json(&t->fp));
+    if (o && json_object_set_new(o, "step_costs", wu__costs_json(&t->costs))) {
+        json_decref(o);
+        o = NULL;
+    }
     char *text = o ? json_dumps(o, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
     json_decref(o);
     return text;
@@ -259,6 +281,42 @@ static int wu__parse_fingerprint(json_t *o, wu_fingerprint *fp, sb_err *err) {
     return 0;
 }
 
+/* "step_costs" (optional: tables written before it lack it): at most
+ * STEPCOST_MAX_ROWS entries {rows: 1..64, each once, ms: a positive finite
+ * number}; when present, rows 1 must be among them. */
+static int wu__parse_costs(json_t *o, const wu_table *t, stepcost_table *c, sb_err *err) {
+    stepcost_table_empty(c, NULL);
+    json_t *a = json_object_get(o, "step_costs");
+    if (!a) return 0;
+    if (!json_is_array(a) || json_array_size(a) > STEPCOST_MAX_ROWS)
+        return sb_err_set(err, "warm-up table", "step_costs: expected an array of "
+                          "at most %d steps", STEPCOST_MAX_ROWS);
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        json_t *e = json_array_get(a, i), *ms = json_object_get(e, "ms");
+        char where[48];
+        int32_t rows;
+        snprintf(where, sizeof where, "step_costs[%zu].", i);
+        if (!json_is_object(e))
+            return sb_err_set(err, "warm-up table", "step_costs[%zu]: expected an "
+                              "object", i);
+        if (wu__get_int(e, where, "rows", 1, STEPCOST_MAX_ROWS, &rows, err)) return -1;
+        if (c->listed[rows] > 0)
+            return sb_err_set(err, "warm-up table", "%srows: %d is listed twice",
+                              where, (int)rows);
+        if (!json_is_number(ms) || !isfinite(json_number_value(ms)) ||
+            json_number_value(ms) <= 0 || json_number_value(ms) > 1e9)
+            return sb_err_set(err, "warm-up table", "%sms: expected a positive number "
+                              "of milliseconds up to 1e9", where);
+        c->listed[rows] = json_number_value(ms);
+    }
+    if (json_array_size(a) && !stepcost_table_valid(c))
+        return sb_err_set(err, "warm-up table", "step_costs: the 1-row step is not "
+                          "listed");
+    snprintf(c->source, sizeof c->source, "warm-up table: %.100s (%s)", t->device.name,
+             t->device.backend);
+    return 0;
+}
+
 static int wu__parse_object(json_t *o, wu_table *t, sb_err *err) {
     char format[64];
     if (wu__get_str(o, "", "format", format, sizeof format, err)) return -1;
@@ -272,7 +330,8 @@ static int wu__parse_object(json_t *o, wu_table *t, sb_err *err) {
                    wu__parse_configuration(o, t, err) ||
                    wu__get_int(o, "", "measurements", 0, INT32_MAX,
                                &t->measurements, err) ||
-                   wu__parse_fingerprint(o, &t->fp, err)
+                   wu__parse_fingerprint(o, &t->fp, err) ||
+                   wu__parse_costs(o, t, &t->costs, err)
                ? -1 : 0;
 }
 

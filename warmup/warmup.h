@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "../engine/engine.h"
+#include "../stepcost/stepcost.h"
 
 #define WU_FORMAT "sonicboom-warmup-v1"
 
@@ -77,6 +78,9 @@ typedef struct wu_table {
     int n_choices;
     int32_t measurements;     /* "measurements": timings run to choose them */
     wu_fingerprint fp;        /* "fingerprint" */
+    stepcost_table costs;     /* "step_costs": this machine's step cost by
+                                 rows (wu_step_costs); lists nothing in a
+                                 table written before it was recorded */
 } wu_table;
 
 /* ---- the fingerprint (fingerprint.c) ---------------------------------- */
@@ -93,11 +97,28 @@ int wu_fingerprint_compute(eng_session *s, wu_fingerprint *fp, sb_err *err);
 /* The facts of the device s runs on. */
 void wu_device_of(const eng_session *s, wu_device *d);
 
+/* ---- this machine's step costs (costs.c) ---------------------------------- */
+
+/* Steps measured a row count (the median is kept), and the time the
+ * measurement of a whole curve may take by default. */
+enum { WU_COST_REPS = 5 };
+#define WU_COST_BUDGET_S 1.0
+
+/* Measures what a step of 1, 2, 4, 8, 16, 24, 32, 48 and 64 rows (those
+ * the session's context holds) takes on s, at KV depth 0: the median of
+ * WU_COST_REPS steps each, after an untimed one, in ms. Row counts are
+ * measured in that order until budget_s seconds have passed; the rest go
+ * unlisted (stepcost.h: no draft is sized past the largest listed), so a
+ * slow machine spends about budget_s and drafts short. Leaves s empty
+ * (length 0). out's source names the device and the date. -1 with err. */
+int wu_step_costs(eng_session *s, double budget_s, stepcost_table *out, sb_err *err);
+
 /* ---- tables (table.c) --------------------------------------------------- */
 
 /* Describes s (just created on m): this machine, the model, the
- * configuration the backend chose and what it measured, and the canary's
- * fingerprint (which runs s). -1 with err; free with wu_table_free. */
+ * configuration the backend chose and what it measured, the canary's
+ * fingerprint and the step costs (wu_step_costs, WU_COST_BUDGET_S; both
+ * run s, which is left empty). -1 with err; free with wu_table_free. */
 int wu_table_make(eng_session *s, eng_model *m, wu_table *t, sb_err *err);
 void wu_table_free(wu_table *t);
 
@@ -126,6 +147,10 @@ typedef struct wu_import {
     int n_warnings;           /* accepted differences: another GPU, driver,
                                  engine version, backend */
     char warnings[WU_MAX_WARNINGS][256];
+    stepcost_table costs;     /* the table's step costs, taken only when
+                                 the table was made on this backend and
+                                 device (else, or when it has none: none
+                                 listed, stepcost_table_valid false) */
 } wu_import;
 
 /* Compares this machine's table `here` with `table`: 0 when the bits and

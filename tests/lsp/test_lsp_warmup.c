@@ -2,7 +2,9 @@
  * sb-lsp with a warm-up table (initializationOptions.warmup): the session
  * takes the table after checking its fingerprint, the session log records
  * the table file's SHA-256, and a table for another model is refused with
- * a message naming it, the server staying up.
+ * a message naming it, the server staying up. The drafts are sized by this
+ * machine's step costs: the table's, else measured when the session is
+ * made, unless costTable names a table.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,11 +39,19 @@ static void make_table(const char *model, const char *out) {
     eng_model_free(m);
 }
 
+/* The last "step costs" line the server logged (window/logMessage). */
+static char g_costs_line[1024];
+
 static json_t *await(client *c, int64_t id, int *shows, char *shown, size_t cap) {
     json_t *m;
     while ((m = client_next(c))) {
         if (client_is_response(m, id)) return m;
         const char *method = client_method(m);
+        const char *text = json_string_value(
+            json_object_get(json_object_get(m, "params"), "message"));
+        if (method && !strcmp(method, "window/logMessage") && text &&
+            strstr(text, "step costs"))
+            snprintf(g_costs_line, sizeof g_costs_line, "%s", text);
         if (method && !strcmp(method, "workspace/applyEdit"))
             client_send(c, json_pack("{s:O,s:{s:b}}", "id", json_object_get(m, "id"),
                                      "result", "applied", 1));
@@ -56,13 +66,15 @@ static json_t *await(client *c, int64_t id, int *shows, char *shown, size_t cap)
     return NULL;
 }
 
-/* One server with `table` as its warmup option, one edit of DOC; the
- * edit's response (caller decrefs) and the last message shown. */
-static json_t *edit_with_table(const char *table, char *shown, size_t cap) {
+/* One server with option key set to value (key NULL: neither), one edit
+ * of DOC; the edit's response (caller decrefs) and the last message shown. */
+static json_t *edit_with(const char *key, const char *value, char *shown, size_t cap) {
     client c;
     client_start(&c, NULL, NULL);
-    json_t *opts = json_pack("{s:s,s:s,s:s,s:i}", "model", model_path(), "log",
-                             log_path(), "warmup", table, "threads", 1);
+    json_t *opts = json_pack("{s:s,s:s,s:i}", "model", model_path(), "log", log_path(),
+                             "threads", 1);
+    if (key) json_object_set_new(opts, key, json_string(value));
+    g_costs_line[0] = '\0';
     int shows = 0;
     json_decref(await(&c, client_request(&c, "initialize", json_pack(
                           "{s:i,s:{},s:o}", "processId", (int)getpid(),
@@ -88,9 +100,12 @@ static void test_table_taken_and_logged(void **state) {
     make_table(model_path(), table);
     unlink(log_path());
     char shown[512] = "";
-    json_t *r = edit_with_table(table, shown, sizeof shown);
+    json_t *r = edit_with("warmup", table, shown, sizeof shown);
     assert_int_equal(client_error_code(r), 0);
     json_decref(r);
+    /* its step costs are this machine's: the drafts are sized by them */
+    if (!strstr(g_costs_line, "(warm-up table: "))
+        fail_msg("step costs not the table's: '%s'", g_costs_line);
     /* the log's entry names the table file by its SHA-256 */
     size_t len;
     char *bytes = test_read_file(table, &len), want[65];
@@ -109,13 +124,32 @@ static void test_table_of_another_model(void **state) {
     const char *table = test_sb_path(3, "other.json");
     make_table(test_tiny_model_path(MK_RECIPE_F32), table);
     char shown[512] = "";
-    json_t *r = edit_with_table(table, shown, sizeof shown);
+    json_t *r = edit_with("warmup", table, shown, sizeof shown);
     assert_int_equal(client_error_code(r), -32803);
     const char *msg = json_string_value(json_object_get(json_object_get(r, "error"),
                                                         "message"));
     if (!msg || !strstr(msg, "another model")) fail_msg("error: %s", msg);
     assert_non_null(strstr(shown, "another model"));
     json_decref(r);
+}
+
+/* Without a table the session's step costs are measured when it is made;
+ * a costTable file is the user's choice and nothing is measured. */
+static void test_step_costs_measured_or_named(void **state) {
+    (void)state;
+    char shown[512] = "";
+    json_t *r = edit_with(NULL, NULL, shown, sizeof shown);
+    assert_int_equal(client_error_code(r), 0);
+    json_decref(r);
+    if (!strstr(g_costs_line, "(measured: ") || !strstr(g_costs_line, "(cpu)") ||
+        !strstr(g_costs_line, "1:"))
+        fail_msg("step costs not measured: '%s'", g_costs_line);
+    const char *file = test_sb_path(2, "costs.txt");
+    test_write_file(file, "1 1\n8 2\n", 8);
+    r = edit_with("costTable", file, shown, sizeof shown);
+    assert_int_equal(client_error_code(r), 0);
+    json_decref(r);
+    assert_string_equal(g_costs_line, "");
 }
 
 static int setup(void **state) {
@@ -135,6 +169,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_taken_and_logged),
         cmocka_unit_test(test_table_of_another_model),
+        cmocka_unit_test(test_step_costs_measured_or_named),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -125,6 +125,7 @@ static void assert_same_table(const wu_table *a, const wu_table *b) {
     }
     assert_int_equal(a->measurements, b->measurements);
     assert_memory_equal(&a->fp, &b->fp, sizeof a->fp);
+    assert_memory_equal(a->costs.listed, b->costs.listed, sizeof a->costs.listed);
 }
 
 /* Written and read back field for field, with a configuration too (the
@@ -136,6 +137,7 @@ static void test_round_trip(void **state) {
     assert_string_equal(t.model_sha256, eng_model_sha256(g_model));
     assert_int_equal(t.n_choices, 0);
     assert_int_equal(t.measurements, 0);
+    assert_true(stepcost_table_valid(&t.costs)); /* measured, read back exactly */
     t.choices = calloc(2, sizeof *t.choices);
     t.n_choices = 2;
     t.choices[0] = (krn_choice){"matmul.q4_K.mma_warps", 4, 0.125};
@@ -171,6 +173,11 @@ static void test_import(void **state) {
     wu_table t = table_here();
     assert_string_equal(imp.fingerprint, t.fp.sha256);
     wu_table_free(&t);
+    wu_table saved;
+    if (wu_table_load(table_path(), &saved, NULL, &err)) fail_msg("%s", err.msg);
+    assert_memory_equal(imp.costs.listed, saved.costs.listed, sizeof saved.costs.listed);
+    assert_non_null(strstr(imp.costs.source, "warm-up table"));
+    wu_table_free(&saved);
     /* a context too small for the canary is raised to hold it */
     eng_session_destroy(s);
     s = wu_session_import(g_model, &(eng_options){.n_threads = 1, .n_ctx = 8},
@@ -240,6 +247,7 @@ static void test_another_gpu(void **state) {
     assert_int_equal(imp.n_warnings, 1);
     assert_non_null(strstr(imp.warnings[0], "another device"));
     assert_non_null(strstr(imp.warnings[0], "NVIDIA H100"));
+    assert_false(stepcost_table_valid(&imp.costs)); /* another device's costs */
     eng_session_destroy(s);
 
     json_object_set_new(dev, "backend", json_string("cuda"));
@@ -254,6 +262,48 @@ static void test_another_gpu(void **state) {
     assert_non_null(strstr(imp.warnings[0], "does not apply to the cpu backend"));
     eng_session_destroy(s);
     json_decref(o);
+}
+
+/* ---- this machine's step costs ---- */
+
+/* The curve at the row buckets the session's context holds, every cost
+ * positive, the session left empty; a budget of 0 stops after the 1-row
+ * step; a table written before step costs were recorded still loads and
+ * gives an import none. */
+static void test_step_costs(void **state) {
+    (void)state;
+    eng_session *s = session(1);
+    stepcost_table t;
+    sb_err err = {0};
+    if (wu_step_costs(s, 60.0, &t, &err)) fail_msg("%s", err.msg);
+    static const int rows[] = {1, 2, 4, 8, 16, 24, 32, 48, 64};
+    int listed = 0;
+    for (int r = 1; r <= STEPCOST_MAX_ROWS; r++) listed += t.listed[r] > 0;
+    assert_int_equal(listed, 9);
+    for (int i = 0; i < 9; i++) assert_true(t.listed[rows[i]] > 0);
+    assert_true(stepcost_table_valid(&t));
+    assert_non_null(strstr(t.source, "measured: "));
+    assert_non_null(strstr(t.source, "(cpu)"));
+    assert_false(stepcost_table_is_default(&t));
+    assert_int_equal(eng_session_length(s), 0);
+    if (wu_step_costs(s, 0.0, &t, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(stepcost_table_max_rows(&t), 1);
+    eng_session_destroy(s);
+
+    json_t *o = saved_json();
+    json_object_del(o, "step_costs");
+    const char *old = test_sb_path(1, "old.json");
+    save_json(o, old);
+    json_decref(o);
+    wu_table back;
+    if (wu_table_load(old, &back, NULL, &err)) fail_msg("%s", err.msg);
+    assert_false(stepcost_table_valid(&back.costs));
+    wu_table_free(&back);
+    wu_import imp;
+    s = wu_session_import(g_model, &(eng_options){.n_threads = 1}, old, &imp, &err);
+    if (!s) fail_msg("%s", err.msg);
+    assert_false(stepcost_table_valid(&imp.costs));
+    eng_session_destroy(s);
 }
 
 /* ---- malformed tables ---- */
@@ -294,6 +344,18 @@ static void test_malformed(void **state) {
         {"measurements", "measurements", NULL, json_integer(-1), "measurements"},
         {"steps", "fingerprint", "steps", json_array(), "fingerprint.steps"},
         {"fp sha", "fingerprint", "sha256", json_string("XYZ"), "fingerprint.sha256"},
+        {"costs type", "step_costs", NULL, json_object(), "step_costs"},
+        {"costs rows 0", "step_costs", NULL, json_pack("[{s:i,s:f}]", "rows", 0, "ms", 1.0),
+         "step_costs[0].rows"},
+        {"costs rows 65", "step_costs", NULL, json_pack("[{s:i,s:f}]", "rows", 65, "ms", 1.0),
+         "step_costs[0].rows"},
+        {"costs ms", "step_costs", NULL, json_pack("[{s:i,s:f}]", "rows", 1, "ms", -2.0),
+         "step_costs[0].ms"},
+        {"costs twice", "step_costs", NULL,
+         json_pack("[{s:i,s:f},{s:i,s:f}]", "rows", 1, "ms", 1.0, "rows", 1, "ms", 2.0),
+         "listed twice"},
+        {"costs no 1-row", "step_costs", NULL, json_pack("[{s:i,s:f}]", "rows", 2, "ms", 1.0),
+         "1-row step"},
     };
     char long_name[301];
     memset(long_name, 'x', 300);
@@ -359,6 +421,7 @@ static void test_commands(void **state) {
     const char *t = test_sb_path(2, "cli.json");
     assert_int_equal(test_sb("warmup -m '%s' --export '%s'", model, t), 0);
     assert_true(test_sb_output_has("out", "0 measurements"));
+    assert_true(test_sb_output_has("out", "step costs, ms by rows: 1:"));
     assert_int_equal(test_sb("warmup -m '%s' --import '%s'", model, t), 0);
     assert_true(test_sb_output_has("out", "0 choices taken, 0 measurements"));
     assert_true(test_sb_output_has("out", "identical to the table's"));
@@ -404,6 +467,7 @@ int main(void) {
         cmocka_unit_test(test_import),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_another_gpu),
+        cmocka_unit_test(test_step_costs),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_commands),
     };
