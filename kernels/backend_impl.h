@@ -8,6 +8,26 @@
 
 #include "kernels.h"
 
+/* Keys per attention chunk (kernels/cpu/attention.c states the order): a
+ * constant of the contract every backend keeps, not a tuning knob —
+ * changing it changes the bits of every attention output. */
+enum { KRN_ATTN_CHUNK = 64 };
+
+/* The RoPE table (rope_table.c): cos/sin of pos·θ_i for every position <
+ * n_pos and pair i < head_dim/2, the floats every backend rotates by. */
+typedef struct krn_rope_table {
+    int32_t n_pos;
+    int32_t half;     /* head_dim / 2 */
+    float *cos;       /* (n_pos, half), owned */
+    float *sin;       /* (n_pos, half), owned */
+} krn_rope_table;
+
+/* Fills t (n_pos >= 1, head_dim even and >= 2, base > 0). Returns -1 and
+ * fills err when memory cannot be had; free with krn_rope_table_free. */
+int krn_rope_table_init(krn_rope_table *t, int32_t n_pos, int32_t head_dim,
+                        float base, sb_err *err);
+void krn_rope_table_free(krn_rope_table *t);
+
 typedef struct krn_backend_ops {
     const char *name;
     /* Called with a batch krn_forward has already checked. */

@@ -19,10 +19,6 @@
 
 #include "../backend_impl.h"
 
-/* Keys per attention chunk (attention.c): a constant of the contract, not a
- * tuning knob — changing it changes the bits of every attention output. */
-enum { KRN_ATTN_CHUNK = 64 };
-
 /* The most worker threads a backend runs; more are clamped to this. */
 enum { KRN_CPU_MAX_THREADS = 256 };
 
@@ -69,22 +65,9 @@ void krn_cpu_rmsnorm(const float *x, const float *w, float eps, int64_t n,
 
 /* ==== rope.c ============================================================= */
 
-/* cos/sin of pos·θ_i for every position < n_pos and pair i < head_dim/2. */
-typedef struct krn_cpu_rope {
-    int32_t n_pos;
-    int32_t half;     /* head_dim / 2 */
-    float *cos;       /* (n_pos, half), owned */
-    float *sin;       /* (n_pos, half), owned */
-} krn_cpu_rope;
-
-/* Fills t (n_pos >= 1, head_dim even and >= 2, base > 0). Returns -1 and
- * fills err when memory cannot be had; free with krn_cpu_rope_free. */
-int krn_cpu_rope_init(krn_cpu_rope *t, int32_t n_pos, int32_t head_dim,
-                      float base, sb_err *err);
-void krn_cpu_rope_free(krn_cpu_rope *t);
 /* Rotates n_heads heads of 2·t->half floats each, in place, at pos
  * (0 <= pos < t->n_pos). */
-void krn_cpu_rope_apply(const krn_cpu_rope *t, int32_t pos, float *x,
+void krn_cpu_rope_apply(const krn_rope_table *t, int32_t pos, float *x,
                         int32_t n_heads);
 
 /* ==== attention.c ======================================================== */

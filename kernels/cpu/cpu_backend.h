@@ -13,7 +13,7 @@
 typedef struct krn_cpu {
     krn_backend base;          /* first: a krn_cpu * is a krn_backend * */
     krn_cpu_pool *pool;        /* owned */
-    krn_cpu_rope rope;         /* owned, kv_capacity positions */
+    krn_rope_table rope;         /* owned, kv_capacity positions */
     const float *f16;          /* krn_cpu_f16_table(), not owned */
     int n_threads;
     int isa;                   /* krn_cpu_isa of the matmuls (qdot.h),

@@ -14,7 +14,7 @@ static void krn_cpu__destroy(krn_backend *b) {
     krn_cpu *c = (krn_cpu *)b;
     if (!c) return;
     krn_cpu_pool_destroy(c->pool);
-    krn_cpu_rope_free(&c->rope);
+    krn_rope_table_free(&c->rope);
     free(c->k_cache);
     free(c->v_cache);
     free(c->vecs);
@@ -203,7 +203,7 @@ krn_backend *krn_cpu_create(const krn_model *model, const krn_options *opt,
     krn_cpu__dims(c, model);
     if (krn_cpu__alloc(c, model, c->base.kv_slots, err)) goto fail;
     krn_cpu__copy_vecs(c, model);
-    if (krn_cpu_rope_init(&c->rope, opt->kv_capacity, model->head_dim,
+    if (krn_rope_table_init(&c->rope, opt->kv_capacity, model->head_dim,
                           model->rope_base, err))
         goto fail;
     c->pool = krn_cpu_pool_create(c->n_threads, err);

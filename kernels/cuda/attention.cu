@@ -67,9 +67,6 @@
 #include "canon_math.cuh"
 #include "cuda_backend.h"
 
-extern "C" {
-#include "../cpu/cpu.h" /* KRN_ATTN_CHUNK, the contract's constant */
-}
 
 enum {
     KRN_CUDA__ATTN_THREADS = 128,

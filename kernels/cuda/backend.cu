@@ -15,31 +15,7 @@
 
 #include "cuda_backend.h"
 
-extern "C" {
-#include "../cpu/cpu.h" /* krn_cpu_rope_init: the host's RoPE table */
-}
-
-int krn_cuda_check(cudaError_t rc, const char *what, const char *where,
-                   sb_err *err) {
-    if (rc == cudaSuccess) return 0;
-    return sb_err_set(err, "krn_cuda", "%s failed (%s): %s (%s)", what, where,
-                      cudaGetErrorString(rc), cudaGetErrorName(rc));
-}
-
 extern "C" bool krn_cuda_built(void) { return true; }
-
-int krn_cuda_pdl = 0;
-
-int krn_cuda_launch_setup(int device, sb_err *err) {
-    int major = 0;
-    if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                                              device), err))
-        return -1;
-    const char *e = getenv("SB_CUDA_PDL");
-    if (major < 9) krn_cuda_pdl = 0;
-    else krn_cuda_pdl = e && *e ? atoi(e) & KRN_CUDA_PDL_ALL : KRN_CUDA_PDL_DEFAULT;
-    return 0;
-}
 
 static void krn_cuda__destroy(krn_backend *b) {
     krn_cuda *c = (krn_cuda *)b;
@@ -480,16 +456,16 @@ static int krn_cuda__alloc_all(krn_cuda *c, const krn_model *m, int32_t cap,
     return rc;
 }
 
-// The host's table (kernels/cpu/rope.c), uploaded unchanged.
+// The host's table (kernels/rope_table.c), uploaded unchanged.
 static int krn_cuda__upload_rope(krn_cuda *c, const krn_model *m, int32_t cap,
                                  sb_err *err) {
-    krn_cpu_rope t;
-    if (krn_cpu_rope_init(&t, cap, m->head_dim, m->rope_base, err)) return -1;
+    krn_rope_table t;
+    if (krn_rope_table_init(&t, cap, m->head_dim, m->rope_base, err)) return -1;
     const size_t bytes = (size_t)cap * (size_t)t.half * sizeof(float);
     int rc = KRN_CUDA_CHECK(cudaMemcpy(c->rope_cos, t.cos, bytes, cudaMemcpyHostToDevice), err);
     if (rc == 0)
         rc = KRN_CUDA_CHECK(cudaMemcpy(c->rope_sin, t.sin, bytes, cudaMemcpyHostToDevice), err);
-    krn_cpu_rope_free(&t);
+    krn_rope_table_free(&t);
     return rc;
 }
 

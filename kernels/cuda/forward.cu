@@ -25,9 +25,6 @@
 
 #include "cuda_backend.h"
 
-extern "C" {
-#include "../cpu/cpu.h" /* KRN_ATTN_CHUNK */
-}
 
 // ---- SB_CUDA_PROFILE=1: time per stage ----------------------------------------
 //

@@ -2,7 +2,7 @@
 // then K and V rounded to fp16 into the KV cache at slot pos[r] % kv_slots.
 //
 // CPU reference: kernels/cpu/rope.c and forward.c's krn_cpu__rope_kv_row.
-// The cos/sin table is the host's (krn_cpu_rope_init), uploaded unchanged.
+// The cos/sin table is the host's (kernels/rope_table.c), uploaded unchanged.
 // Per pair, with c = cos[pos][i], s = sin[pos][i] (each product rounded,
 // then the add or subtract):
 //     out_i        = a * c - b * s

@@ -132,8 +132,8 @@ static void test_rmsnorm_zero_row(void **state) {
 
 static void check_rope(int32_t hd, float base, int32_t n_pos) {
     sb_err err = {0};
-    krn_cpu_rope t;
-    assert_int_equal(krn_cpu_rope_init(&t, n_pos, hd, base, &err), 0);
+    krn_rope_table t;
+    assert_int_equal(krn_rope_table_init(&t, n_pos, hd, base, &err), 0);
     const int32_t heads = 3, half = hd / 2;
     float *x = malloc((size_t)heads * hd * 4), *y = malloc((size_t)heads * hd * 4);
     const int32_t positions[] = {0, 1, 7, 100, n_pos - 1};
@@ -154,7 +154,7 @@ static void check_rope(int32_t hd, float base, int32_t n_pos) {
         if (p == 0) assert_memory_equal(x, y, (size_t)heads * hd * 4);
     }
     free(x), free(y);
-    krn_cpu_rope_free(&t);
+    krn_rope_table_free(&t);
 }
 
 static void test_rope(void **state) {

@@ -1,0 +1,27 @@
+// launch.cu — the helpers every kernel file uses to check a CUDA call and
+// to launch (cuda_backend.h's KRN_CUDA_CHECK, common.cuh's krn_cuda_launch
+// and its PDL mask). It calls nothing of the backend's, so the kernel files
+// depend on it and on nothing above them (backend.cu calls them all).
+#include <stdlib.h>
+
+#include "cuda_backend.h"
+
+int krn_cuda_check(cudaError_t rc, const char *what, const char *where,
+                   sb_err *err) {
+    if (rc == cudaSuccess) return 0;
+    return sb_err_set(err, "krn_cuda", "%s failed (%s): %s (%s)", what, where,
+                      cudaGetErrorString(rc), cudaGetErrorName(rc));
+}
+
+int krn_cuda_pdl = 0;
+
+int krn_cuda_launch_setup(int device, sb_err *err) {
+    int major = 0;
+    if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                                              device), err))
+        return -1;
+    const char *e = getenv("SB_CUDA_PDL");
+    if (major < 9) krn_cuda_pdl = 0;
+    else krn_cuda_pdl = e && *e ? atoi(e) & KRN_CUDA_PDL_ALL : KRN_CUDA_PDL_DEFAULT;
+    return 0;
+}
