@@ -200,7 +200,7 @@ __global__ void krn_cuda_attn_chunk_kernel(const krn_cuda__chunk_p a) {
     for (int e = tid; e < nh * hd; e += blockDim.x)
         qs[e] = a.q[r * q_dim + (int64_t)h0 * hd + e];
     krn_cuda__stage_f16(kv, ks, a.k + (int64_t)kvh * hd, kv_dim, t0, a.kv_slots, n, hd);
-    const float scale = fdiv(1.0f, __fsqrt_rn(i2f(hd)));
+    const float scale = fdiv(1.0f, __fsqrt_rn(int_to_float(hd)));
     __syncthreads();
     for (int task = tid; task < nh * KRN_ATTN_CHUNK; task += blockDim.x) {
         const int i = task / KRN_ATTN_CHUNK, s = task % KRN_ATTN_CHUNK;
@@ -939,7 +939,7 @@ krn_cuda_attn_rows_kernel(const krn_cuda__rows_p a) {
     const int64_t kv_dim = (int64_t)a.n_head_kv * HD;
     krn_cuda__rows_stage_q<J>(qp, a, npp, r0, kvh);
     krn_cuda__rows_stage_k<J>(kv, a.k + (int64_t)kvh * HD, kv_dim, cs, a.kv_slots, lo, hi);
-    const float scale = fdiv(1.0f, __fsqrt_rn(i2f(HD)));
+    const float scale = fdiv(1.0f, __fsqrt_rn(int_to_float(HD)));
     const int i0 = w * KRN_CUDA__ROWS_PAIRS;
     int2 rg[KRN_CUDA__ROWS_PAIRS];
     bool any = false; // warp-uniform
@@ -983,7 +983,7 @@ __global__ void krn_cuda_attn_kernel(krn_cuda_attn a) {
     const uint16_t *kb = a.k_cache + (int64_t)kvh * hd;
     const uint16_t *vb = a.v_cache + (int64_t)kvh * hd;
     for (int d = tid; d < hd; d += blockDim.x) qs[d] = a.q[r * q_dim + (int64_t)h * hd + d];
-    const float scale = fdiv(1.0f, __fsqrt_rn(i2f(hd)));
+    const float scale = fdiv(1.0f, __fsqrt_rn(int_to_float(hd)));
     const int32_t last = a.pos[r];
     const int32_t first = a.window > 0 && last >= a.window ? last - a.window + 1 : 0;
     float M = 0.0f, L = 0.0f;

@@ -106,7 +106,7 @@ static int krn_cuda__apply_choices(krn_cuda *c, const krn_options *opt, sb_err *
     static const int32_t lo[KRN_CUDA__N_CHOICES] = {0, 0, 0, 0};
     static const int32_t hi[KRN_CUDA__N_CHOICES] = {1, 3, 1, KRN_CUDA_PDL_ALL};
     const int32_t value[KRN_CUDA__N_CHOICES] = {c->cfg.mm_split, c->cfg.attn, c->cfg.graphs,
-                                                krn_cuda_pdl};
+                                                krn_cuda_pdl_mask};
     for (int i = 0; i < KRN_CUDA__N_CHOICES; i++) {
         snprintf(c->choices[i].name, sizeof c->choices[i].name, "%s", names[i]);
         c->choices[i].value = value[i];
@@ -120,7 +120,7 @@ static int krn_cuda__apply_choices(krn_cuda *c, const krn_options *opt, sb_err *
     if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
                                               c->device), err))
         return -1;
-    krn_cuda_pdl = major >= 9 ? c->choices[3].value : 0;
+    krn_cuda_pdl_mask = major >= 9 ? c->choices[3].value : 0;
     return 0;
 }
 

@@ -101,7 +101,7 @@ static __device__ __forceinline__ float krn_cuda_log(float x) {
     const float s = fdiv(f, fadd(2.0f, f));
     const float h = fmul(0.5f, fmul(f, f));
     const float t = krn_cuda_log1p_tail(s, h);
-    const float ef = i2f(e);
+    const float ef = int_to_float(e);
     return fsub(fmul(ef, KRN_CUDA__LN2_HI),
                 fsub(fsub(h, fadd(t, fmul(ef, KRN_CUDA__LN2_LO))), f));
 }

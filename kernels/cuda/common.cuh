@@ -25,12 +25,12 @@ static __device__ __forceinline__ float fadd(float a, float b) { return __fadd_r
 static __device__ __forceinline__ float fsub(float a, float b) { return __fsub_rn(a, b); }
 static __device__ __forceinline__ float fmul(float a, float b) { return __fmul_rn(a, b); }
 static __device__ __forceinline__ float fdiv(float a, float b) { return __fdiv_rn(a, b); }
-static __device__ __forceinline__ float i2f(int v) { return __int2float_rn(v); }
+static __device__ __forceinline__ float int_to_float(int v) { return __int2float_rn(v); }
 
 // (float)v for |v| < 2^22, exactly, without a conversion instruction: the
 // bit pattern 0x4B400000 + v is the float 1.5 * 2^23 + v (every integer in
 // [2^23, 2^24) is a float, and v moves only the mantissa), and subtracting
-// 1.5 * 2^23 is exact (Sterbenz). The same value as i2f(v).
+// 1.5 * 2^23 is exact (Sterbenz). The same value as int_to_float(v).
 static __device__ __forceinline__ float i2f_small(int v) {
     return __fsub_rn(__int_as_float(v + 0x4B400000), 12582912.0f);
 }
@@ -83,7 +83,7 @@ static __device__ __forceinline__ void quantize_act_lane(float v, int8_t *q,
     const int qi = r > 127.0f ? 127 : r < -127.0f ? -127 : !(r == r) ? 0 : (int)r;
     q[lane] = (int8_t)qi;
     const int sum = warp_sum_int(qi);
-    if (lane == 0) *c = make_float2(fdiv(amax, 127.0f), i2f(sum));
+    if (lane == 0) *c = make_float2(fdiv(amax, 127.0f), int_to_float(sum));
 }
 
 // ---- little-endian bytes -----------------------------------------------------
@@ -175,7 +175,7 @@ static __device__ __forceinline__ void grid_dep_sync() {
 #endif
 }
 
-// The kinds of kernel that may start early, as bits of krn_cuda_pdl (set
+// The kinds of kernel that may start early, as bits of krn_cuda_pdl_mask (set
 // by krn_cuda_launch_setup: 0 below compute capability 9, else
 // SB_CUDA_PDL's value, by default KRN_CUDA_PDL_DEFAULT).
 // The default is what measured fastest on the H200 (bench/RESULTS.md,
@@ -190,12 +190,12 @@ enum {
     KRN_CUDA_PDL_ALL = 15,
     KRN_CUDA_PDL_DEFAULT = KRN_CUDA_PDL_GEMV | KRN_CUDA_PDL_OTHER,
 };
-extern int krn_cuda_pdl;
+extern int krn_cuda_pdl_mask;
 
 int krn_cuda_launch_setup(int device, sb_err *err);
 
 // kernel<<<grid, block, smem, s>>>(args...), with the overlap above when
-// krn_cuda_pdl has the kernel's kind. Check with KRN_CUDA_LAUNCHED.
+// krn_cuda_pdl_mask has the kernel's kind. Check with KRN_CUDA_LAUNCHED.
 template <typename... P, typename... A>
 static void krn_cuda_launch(void (*kernel)(P...), int kind, dim3 grid, dim3 block, size_t smem,
                             cudaStream_t s, A... args) {
@@ -208,7 +208,7 @@ static void krn_cuda_launch(void (*kernel)(P...), int kind, dim3 grid, dim3 bloc
     cfg.dynamicSmemBytes = smem;
     cfg.stream = s;
     cfg.attrs = &attr;
-    cfg.numAttrs = (krn_cuda_pdl & kind) ? 1 : 0;
+    cfg.numAttrs = (krn_cuda_pdl_mask & kind) ? 1 : 0;
     (void)cudaLaunchKernelEx(&cfg, kernel, args...);
 }
 

@@ -211,14 +211,14 @@ static __device__ __forceinline__ void kq_integers(const PL &planes, const BF &b
 template <int T>
 static __device__ __forceinline__ float kq_value(int a, const kq_head &h, bool hi, uint4 sums,
                                                  float dx) {
-    float v = fmul(hi ? h.d8 : h.d, i2f(a));
+    float v = fmul(hi ? h.d8 : h.d, int_to_float(a));
     if constexpr (kq<T>::has_min) {
         const uint32_t m0 = hi ? h.mn8[0] : h.mn[0], m1 = hi ? h.mn8[1] : h.mn[1];
         int b = __dp2a_lo((int)sums.x, (int)m0, 0);
         b = __dp2a_hi((int)sums.y, (int)m0, b);
         b = __dp2a_lo((int)sums.z, (int)m1, b);
         b = __dp2a_hi((int)sums.w, (int)m1, b);
-        v = fsub(v, fmul(hi ? h.m8 : h.m, i2f(b)));
+        v = fsub(v, fmul(hi ? h.m8 : h.m, int_to_float(b)));
     }
     return fmul(dx, v);
 }

@@ -13,7 +13,7 @@ int krn_cuda_check(cudaError_t rc, const char *what, const char *where,
                       cudaGetErrorString(rc), cudaGetErrorName(rc));
 }
 
-int krn_cuda_pdl = 0;
+int krn_cuda_pdl_mask = 0;
 
 int krn_cuda_launch_setup(int device, sb_err *err) {
     int major = 0;
@@ -21,7 +21,7 @@ int krn_cuda_launch_setup(int device, sb_err *err) {
                                               device), err))
         return -1;
     const char *e = getenv("SB_CUDA_PDL");
-    if (major < 9) krn_cuda_pdl = 0;
-    else krn_cuda_pdl = e && *e ? atoi(e) & KRN_CUDA_PDL_ALL : KRN_CUDA_PDL_DEFAULT;
+    if (major < 9) krn_cuda_pdl_mask = 0;
+    else krn_cuda_pdl_mask = e && *e ? atoi(e) & KRN_CUDA_PDL_ALL : KRN_CUDA_PDL_DEFAULT;
     return 0;
 }

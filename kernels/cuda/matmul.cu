@@ -4,7 +4,7 @@
 //   K-quants (Q4_K, Q5_K, Q6_K)   mmvq.cu for steps of up to cfg->mmvq_rows
 //                                 rows, mmq.cu for more: int8 tensor cores on
 //                                 the weights repacked at load (repack.cu)
-//   Q4_0, Q4_1, Q5_0, Q5_1, Q8_0  mmv_legacy.cu: a warp per output
+//   Q4_0, Q4_1, Q5_0, Q5_1, Q8_0  mm_block32.cu: a warp per output
 //   F32, F16, BF16                mm_float.cu: a warp per output
 // Each kernel's header states the order it keeps; all of them keep
 // kernels.h §2's, so the choice never changes a bit. CPU reference:
@@ -73,7 +73,7 @@ static int krn_cuda__matmul_q(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *
     if (kquant && p.n_rows <= cfg->mmvq_rows)
         return krn_cuda_mmvq(&p, type, cfg->sms, cfg->mmvq_warps, s, err);
     if (kquant) return krn_cuda_mmq(&p, type, cfg->sms, s, err);
-    return krn_cuda_mmv_legacy(&p, type, s, err);
+    return krn_cuda_mm_block32(&p, type, s, err);
 }
 
 int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,

@@ -59,7 +59,8 @@ struct krn_cuda__mmq_geom {
     };
 };
 
-static __device__ __forceinline__ uint4 lds128(const uint8_t *p) { return *(const uint4 *)p; }
+// 16 bytes at p (shared memory, 16-byte aligned) in one 128-bit load.
+static __device__ __forceinline__ uint4 shared_u4(const uint8_t *p) { return *(const uint4 *)p; }
 
 // Three blocks an SM for the narrow tiles (85 registers a thread), two for
 // the 32-row ones, whose partials need more.
@@ -151,10 +152,10 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
         // B fragments of n-tile n: row 8n + g of the warp, words t, t+4 of a
         // block pair (act.cuh's layout).
         auto bfrag = [&](int n, int pair) {
-            return lds128(Bs + (8 * n + g) * BROW + 64 * pair + 16 * t);
+            return shared_u4(Bs + (8 * n + g) * BROW + 64 * pair + 16 * t);
         };
         const kq_head hd = kq_head_read<T>(kq_head_load<T>(As, g));
-        kq_integers<T, NT>([&](int k) { return lds128(As + 512 * k + 16 * lane); }, bfrag, hd,
+        kq_integers<T, NT>([&](int k) { return shared_u4(As + 512 * k + 16 * lane); }, bfrag, hd,
                            rows_left, acc);
         // The super-block's float value, into each pair's chunk partial; an
         // n-tile or row half no lane of which holds a real row is skipped
@@ -169,7 +170,7 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
                 }
                 const uint8_t *row = Bs + (8 * n + 2 * t + cr) * BROW;
                 const float dx = *(const float *)(row + 272);
-                const uint4 sv = lds128(row + 256); // s_0..s_7 as int16 pairs
+                const uint4 sv = shared_u4(row + 256); // s_0..s_7 as int16 pairs
                 part[n][cr] = fadd(part[n][cr], kq_value<T>(acc[n][cr], hd, false, sv, dx));
                 part[n][2 + cr] = fadd(part[n][2 + cr], kq_value<T>(acc[n][2 + cr], hd, true, sv, dx));
                 acc[n][cr] = 0;

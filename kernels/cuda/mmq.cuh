@@ -1,5 +1,5 @@
 // mmq.cuh — private to kernels/cuda/: what the quantized matmul kernels
-// (mmq.cu for the K-quants, mmv_legacy.cu for the 32-element types) share:
+// (mmq.cu for the K-quants, mm_block32.cu for the 32-element types) share:
 // their launch parameters and the epilogue. matmul.cu fills the
 // parameters and picks the kernel.
 #ifndef SB_KERNELS_CUDA_MMQ_CUH
@@ -70,7 +70,7 @@ int krn_cuda_mmq_setup(int device, sb_err *err);
 enum { KRN_CUDA_MMVQ_MAX_ROWS = 16 };
 int krn_cuda_mmvq(krn_cuda_mmq_params *p, krn_type type, int sms, int warps_per_sm,
                   cudaStream_t s, sb_err *err);
-// mmv_legacy.cu: the 32-element types' launch.
-int krn_cuda_mmv_legacy(krn_cuda_mmq_params *p, krn_type type, cudaStream_t s, sb_err *err);
+// mm_block32.cu: the 32-element types' launch.
+int krn_cuda_mm_block32(krn_cuda_mmq_params *p, krn_type type, cudaStream_t s, sb_err *err);
 
 #endif // SB_KERNELS_CUDA_MMQ_CUH

@@ -1,6 +1,6 @@
 // qblock.cuh — private to kernels/cuda/: one 32-element block of a ggml
 // quantized row read word by word, for the 32-element types' matmul
-// (mmv_legacy.cu).
+// (mm_block32.cu).
 //
 // The values are krn_unpack_row's (kernels/canon.c), bit for bit: the int8
 // codes (signed c-8, c-16, c-32 for the types without a min, unsigned with

@@ -85,8 +85,8 @@ static __device__ __forceinline__ void block_coefs(const uint8_t *row, int j,
         const uint8_t *b = row + (int64_t)(j >> 3) * (T == KRN_Q4_K ? 144 : 176);
         int sc, mn;
         k_scale_min(b + 4, j & 7, &sc, &mn);
-        o->d = fmul(half_at(b), i2f(sc));
-        o->m = fmul(half_at(b + 2), i2f(mn));
+        o->d = fmul(half_at(b), int_to_float(sc));
+        o->m = fmul(half_at(b + 2), int_to_float(mn));
     } else { // KRN_Q6_K
         const uint8_t *b = row + (int64_t)(j >> 3) * 210;
         const int sub = j & 7;
@@ -109,18 +109,18 @@ static __device__ __forceinline__ float dequant_elem(int t, const uint8_t *row,
     case KRN_F16: return half_to_float(rd16(row + 2 * e));
     case KRN_BF16: return bf16_to_float(rd16(row + 2 * e));
     case KRN_Q4_0: // (float)(c - 8) * d
-        return fmul(i2f(block_code<KRN_Q4_0>(row, j, i)), half_at(row + (int64_t)j * 18));
+        return fmul(int_to_float(block_code<KRN_Q4_0>(row, j, i)), half_at(row + (int64_t)j * 18));
     case KRN_Q5_0: // (float)(c - 16) * d
-        return fmul(i2f(block_code<KRN_Q5_0>(row, j, i)), half_at(row + (int64_t)j * 22));
+        return fmul(int_to_float(block_code<KRN_Q5_0>(row, j, i)), half_at(row + (int64_t)j * 22));
     case KRN_Q8_0: // (float)q * d
-        return fmul(i2f(block_code<KRN_Q8_0>(row, j, i)), half_at(row + (int64_t)j * 34));
+        return fmul(int_to_float(block_code<KRN_Q8_0>(row, j, i)), half_at(row + (int64_t)j * 34));
     case KRN_Q4_1: { // (float)c * d + m
         const uint8_t *b = row + (int64_t)j * 20;
-        return fadd(fmul(i2f(block_code<KRN_Q4_1>(row, j, i)), half_at(b)), half_at(b + 2));
+        return fadd(fmul(int_to_float(block_code<KRN_Q4_1>(row, j, i)), half_at(b)), half_at(b + 2));
     }
     case KRN_Q5_1: {
         const uint8_t *b = row + (int64_t)j * 24;
-        return fadd(fmul(i2f(block_code<KRN_Q5_1>(row, j, i)), half_at(b)), half_at(b + 2));
+        return fadd(fmul(int_to_float(block_code<KRN_Q5_1>(row, j, i)), half_at(b)), half_at(b + 2));
     }
     case KRN_Q4_K: case KRN_Q5_K: { // d1 * (float)c - m1, d1 = d*sc, m1 = dmin*min
         krn_cuda_wblock w;
@@ -132,12 +132,12 @@ static __device__ __forceinline__ float dequant_elem(int t, const uint8_t *row,
             block_coefs<KRN_Q5_K>(row, j, &w);
             c = block_code<KRN_Q5_K>(row, j, i);
         }
-        return fsub(fmul(w.d, i2f(c)), w.m);
+        return fsub(fmul(w.d, int_to_float(c)), w.m);
     }
     case KRN_Q6_K: { // (d * (float)scale) * (float)(code - 32)
         const uint8_t *b = row + (e >> 8) * 210;
         const int sc = (int)(int8_t)b[192 + ((e & 255) >> 4)];
-        return fmul(fmul(half_at(b + 208), i2f(sc)), i2f(block_code<KRN_Q6_K>(row, j, i)));
+        return fmul(fmul(half_at(b + 208), int_to_float(sc)), int_to_float(block_code<KRN_Q6_K>(row, j, i)));
     }
     default: return __uint_as_float(0x7FC00000u); // refused by krn_model_check
     }

@@ -1,5 +1,5 @@
 /*
- * The CUDA quantized matmuls (kernels/cuda/mmq.cu, mmvq.cu, mmv_legacy.cu) against two oracles
+ * The CUDA quantized matmuls (kernels/cuda/mmq.cu, mmvq.cu, mm_block32.cu) against two oracles
  * that share none of its code: a float64 sum on the host, and cuBLAS SGEMM
  * on the dequantized weights and activations. test_cuda_backend.c proves
  * the GPU gives the CPU's bits; this proves those bits are the right

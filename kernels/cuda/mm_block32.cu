@@ -1,4 +1,4 @@
-// mmv_legacy.cu — y = W·x for the 32-element quantized types (Q4_0, Q4_1,
+// mm_block32.cu — y = W·x for the 32-element quantized types (Q4_0, Q4_1,
 // Q5_0, Q5_1, Q8_0), read in the file's own layout, any number of rows.
 //
 // CPU reference: kernels/cpu/matmul.c with canon.c's krn_dot_q. THE ORDER,
@@ -21,22 +21,22 @@
 #include "mmq.cuh"
 #include "qblock.cuh"
 
-enum { KRN_CUDA__LG_WARPS = 4, KRN_CUDA__LG_RT = 4 };
+enum { KRN_CUDA__B32_WARPS = 4, KRN_CUDA__B32_RT = 4 };
 
 // d_b and m_b of a legacy block at p (m_b: the min of Q4_1/Q5_1, else 0).
 template <int T>
-static __device__ __forceinline__ void lg_coef(const uint8_t *p, float *d, float *m) {
+static __device__ __forceinline__ void block32_coef(const uint8_t *p, float *d, float *m) {
     *d = half_at2(p);
     *m = qt<T>::has_min ? half_at2(p + 2) : 0.0f;
 }
 
 template <int T>
-__global__ void __launch_bounds__(32 * KRN_CUDA__LG_WARPS)
-krn_cuda_mmv_legacy_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
+__global__ void __launch_bounds__(32 * KRN_CUDA__B32_WARPS)
+krn_cuda_mm_block32_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
     grid_dep_sync(); // common.cuh: before any global access
-    constexpr int RT = KRN_CUDA__LG_RT;
+    constexpr int RT = KRN_CUDA__B32_RT;
     const int lane = threadIdx.x & 31, c = lane >> 2, k = lane & 3;
-    const int64_t oall = (int64_t)blockIdx.x * KRN_CUDA__LG_WARPS + (threadIdx.x >> 5);
+    const int64_t oall = (int64_t)blockIdx.x * KRN_CUDA__B32_WARPS + (threadIdx.x >> 5);
     const int which = krn_cuda_mmq_which(p, (int)oall); // grp0 counts outputs here
     const krn_cuda_mmq_out &out = p.out[which];
     const int64_t o = oall - out.grp0;
@@ -58,7 +58,7 @@ krn_cuda_mmv_legacy_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
                 const uint8_t *bp = row + jb * qt<T>::bb;
                 const int q0 = (int)code_word<T>(bp, 0, 2 * k), q1 = (int)code_word<T>(bp, 0, 2 * k + 1);
                 float d, m;
-                lg_coef<T>(bp, &d, &m);
+                block32_coef<T>(bp, &d, &m);
 #pragma unroll
                 for (int rr = 0; rr < RT; rr++) {
                     const int r = min(r0 + rr, p.n_rows - 1);
@@ -67,9 +67,9 @@ krn_cuda_mmv_legacy_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
                     I = __dp4a(q1, *(const int *)(xr + act_word_offset(jb, 2 * k + 1)), I);
                     I += __shfl_xor_sync(quad, I, 1); // the chunk's 4 lanes,
                     I += __shfl_xor_sync(quad, I, 2); // which loop alike
-                    float u = fmul(d, i2f(I));
+                    float u = fmul(d, int_to_float(I));
                     if (qt<T>::has_min)
-                        u = fadd(u, fmul(m, i2f((int)p.xs[(int64_t)r * p.s_stride + jb])));
+                        u = fadd(u, fmul(m, int_to_float((int)p.xs[(int64_t)r * p.s_stride + jb])));
                     w[rr] = fadd(w[rr], u);
                 }
             }
@@ -91,23 +91,23 @@ krn_cuda_mmv_legacy_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
     }
 }
 
-int krn_cuda_mmv_legacy(krn_cuda_mmq_params *p, krn_type type, cudaStream_t s, sb_err *err) {
+int krn_cuda_mm_block32(krn_cuda_mmq_params *p, krn_type type, cudaStream_t s, sb_err *err) {
     int64_t outputs = 0;
     for (int i = 0; i < p->n_out; i++) {
         p->out[i].grp0 = (int)outputs; // output offsets: a "group" is one output here
         outputs += p->out[i].ne1;
     }
-    const unsigned grid = (unsigned)((outputs + KRN_CUDA__LG_WARPS - 1) / KRN_CUDA__LG_WARPS);
-    const unsigned block = 32 * KRN_CUDA__LG_WARPS;
+    const unsigned grid = (unsigned)((outputs + KRN_CUDA__B32_WARPS - 1) / KRN_CUDA__B32_WARPS);
+    const unsigned block = 32 * KRN_CUDA__B32_WARPS;
     switch (type) {
-    case KRN_Q4_0: krn_cuda_launch(krn_cuda_mmv_legacy_kernel<KRN_Q4_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
-    case KRN_Q4_1: krn_cuda_launch(krn_cuda_mmv_legacy_kernel<KRN_Q4_1>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
-    case KRN_Q5_0: krn_cuda_launch(krn_cuda_mmv_legacy_kernel<KRN_Q5_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
-    case KRN_Q5_1: krn_cuda_launch(krn_cuda_mmv_legacy_kernel<KRN_Q5_1>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
-    case KRN_Q8_0: krn_cuda_launch(krn_cuda_mmv_legacy_kernel<KRN_Q8_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
+    case KRN_Q4_0: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q4_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
+    case KRN_Q4_1: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q4_1>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
+    case KRN_Q5_0: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q5_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
+    case KRN_Q5_1: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q5_1>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
+    case KRN_Q8_0: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q8_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
     default:
         return sb_err_set(err, __func__, "type %s is not a 32-element quantized type",
                           krn_type_name((uint32_t)type));
     }
-    return KRN_CUDA_LAUNCHED("krn_cuda_mmv_legacy_kernel", err);
+    return KRN_CUDA_LAUNCHED("krn_cuda_mm_block32_kernel", err);
 }
