@@ -40,8 +40,8 @@ static __device__ __forceinline__ void mmvq_load(mmvq_rec<T> &r, const uint8_t *
 
 // Block: one tile of 16 outputs, W = blockDim.x / 32 warps; warp w walks
 // the super-blocks of chunks w·cpw .. w·cpw + cpw - 1 (cpw = ceil(nchunks
-// / W)) in order, its weights one super-block
-// ahead, and leaves each chunk's partials in red[chunk].
+// / W)) in order, its weights one super-block ahead, and leaves each
+// chunk's partials in red[chunk].
 template <int T, int NT>
 __global__ void __launch_bounds__(32 * KRN_MAX_CHUNKS)
 krn_cuda_mmvq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
