@@ -1,6 +1,7 @@
 # SonicBoom build. `make` builds build/sb, build/sb-lsp and build/libsb.a;
-# `make test` runs the cmocka suite; `make asan` builds and tests with
-# AddressSanitizer and UBSan in build-asan/; `make check` does both. The
+# `make test` runs the cmocka suite (after tools/circles.sh, the circle
+# check); `make asan` builds and tests with AddressSanitizer and UBSan in
+# build-asan/; `make check` does both. The
 # CUDA backend is compiled when nvcc is found. Before compiling anything,
 # setup/check.sh names the Debian package of whatever the machine lacks.
 
@@ -133,8 +134,16 @@ $(TOKREF)/ref.bin $(TOKREF)/tokenizer.json &: $(TOKREF_SRC)/make_ref.mjs \
         $(TOKREF_SRC)/corpus.mjs $(wildcard $(TOKREF_SRC)/corpus/*) $(TOKREF_STAMP)
 	node $(TOKREF_SRC)/make_ref.mjs $(TOKREF_SRC)/corpus $(TOKREF)
 
+# No circle between the product's folders or files, no private header
+# reached from outside its folder (tools/circles.sh; its exceptions still to
+# remove in tools/circles.allow), and the checker's own tests. Seconds.
+check-circles:
+	tools/circles.sh
+	tests/tools/circles.sh >/dev/null || tests/tools/circles.sh
+.PHONY: check-circles
+
 # Runs every test binary, reports each, fails if any failed.
-test: tests $(TOKREF)/ref.bin
+test: check-circles tests $(TOKREF)/ref.bin
 	@fail=0; for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
 	    SB_BUILD=$(BUILD) SB_SANITIZED=$(SB_SANITIZED) $$t || { echo "FAILED: $$t"; fail=1; }; \

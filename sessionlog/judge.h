@@ -70,7 +70,7 @@ typedef struct slog__judge {
     bool oom;
 } slog__judge;
 
-/* ---- the map (verify.c) ---- */
+/* ---- the map (map.c) ---- */
 
 int slog__map_init(slog__map *m, size_t n);
 /* A keyless map of n lines' hashes (recs must not move while it is used). */
@@ -81,7 +81,7 @@ int64_t slog__map_get(const slog__map *m, const unsigned char key[32]);
 /* Stores key -> v unless key is there; returns the index stored for key. */
 int64_t slog__map_put(slog__map *m, const unsigned char key[32], int64_t v);
 
-/* ---- findings (verify.c) ---- */
+/* ---- findings (findings.c) ---- */
 
 /* A finding at record `at`: damage (which flags the line), or a note. */
 void slog__add(slog__judge *j, bool note, int64_t at, slog_damage_kind k,

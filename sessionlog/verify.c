@@ -1,9 +1,8 @@
 /*
  * verify.c — slog_verify: the whole log read once (each line's hash, what
- * it names, its session and number), then judged (judge.c); and the
- * findings' bookkeeping the passes share.
+ * it names, its session and number), then judged (judge.c). The map
+ * (map.c) and the findings (findings.c) are below both.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,59 +33,6 @@ static void slog__hex_bytes(const char *hex, unsigned char out[32]) {
 
 static void slog__bytes_hex(const unsigned char b[32], char hex[65]) {
     for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", b[i]);
-}
-
-/* ==== the map ================================================================ */
-
-int slog__map_init(slog__map *m, size_t n) {
-    m->recs = NULL;
-    size_t cap = 16;
-    while (cap < 2 * n + 1) cap *= 2;
-    m->keys = calloc(cap, sizeof *m->keys);
-    m->vals = calloc(cap, sizeof *m->vals);
-    m->mask = cap - 1;
-    return m->keys && m->vals ? 0 : -1;
-}
-
-int slog__map_init_lines(slog__map *m, size_t n, const slog__rec *recs) {
-    size_t cap = 16;
-    while (cap < 2 * n + 1) cap *= 2;
-    m->keys = NULL;
-    m->recs = recs;
-    m->vals = calloc(cap, sizeof *m->vals);
-    m->mask = cap - 1;
-    return m->vals ? 0 : -1;
-}
-
-void slog__map_free(slog__map *m) {
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
-}
-
-static size_t slog__map_slot(const slog__map *m, const unsigned char key[32]) {
-    uint64_t h;
-    memcpy(&h, key, sizeof h); /* SHA-256 bytes: already uniform */
-    size_t i = (size_t)sb_mix64(h) & m->mask;
-    while (m->vals[i] && memcmp(m->recs ? m->recs[m->vals[i] - 1].sha : m->keys[i],
-                                key, 32))
-        i = (i + 1) & m->mask;
-    return i;
-}
-
-/* The index stored for key, or -1. */
-int64_t slog__map_get(const slog__map *m, const unsigned char key[32]) {
-    return m->vals[slog__map_slot(m, key)] - 1;
-}
-
-/* Stores key -> v unless key is there; returns the index stored for key. */
-int64_t slog__map_put(slog__map *m, const unsigned char key[32], int64_t v) {
-    size_t i = slog__map_slot(m, key);
-    if (!m->vals[i]) {
-        if (!m->recs) memcpy(m->keys[i], key, 32);
-        m->vals[i] = v + 1;
-    }
-    return m->vals[i] - 1;
 }
 
 /* ==== reading the lines ====================================================== */
@@ -186,43 +132,6 @@ static int slog__note_line(slog__judge *j, const slog_reader *r, int rc,
     if (rec->has_prev) slog__hex_bytes(e->prev_sha256, rec->prev);
     rec->session = slog__session_of(j, e->session);
     return rec->session < 0 ? -1 : 0;
-}
-
-/* ==== findings =============================================================== */
-
-void slog__add(slog__judge *j, bool note, int64_t at, slog_damage_kind k,
-                      const char *fmt, ...) {
-    slog_damage **list = note ? &j->rep->notes : &j->rep->damage;
-    int *n = note ? &j->rep->n_notes : &j->rep->n_damage;
-    if (!note) j->recs[at].flagged = true;
-    if (*n >= SLOG_MAX_FINDINGS) {
-        ++*(note ? &j->rep->more_notes : &j->rep->more_damage);
-        return;
-    }
-    slog_damage *d = realloc(*list, (size_t)(*n + 1) * sizeof *d);
-    if (!d) {
-        j->oom = true;
-        return;
-    }
-    *list = d;
-    d = &d[(*n)++];
-    d->line = j->recs[at].line;
-    d->kind = k;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(d->what, sizeof d->what, fmt, ap);
-    va_end(ap);
-}
-
-void slog__damage(slog__judge *j, int64_t at, slog_damage_kind k,
-                         const char *fmt, ...) {
-    if (j->recs[at].flagged) return; /* one finding a line */
-    char what[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    slog__add(j, false, at, k, "%s", what);
 }
 
 static int slog__by_line(const void *a, const void *b) {
