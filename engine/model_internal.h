@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "engine.h"
-#include "gguf.h"
+#include "../gguf/gguf.h"
 
 /* The vocabulary as raw bytes. Token strings in a gpt2-style GGUF are stored
  * in GPT-2's byte-to-unicode form; they are decoded once at load, so token

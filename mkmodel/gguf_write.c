@@ -2,7 +2,7 @@
  * gguf_write.c — the GGUF v3 writer (gguf_write.h).
  *
  * Declarations (gguf_writer_set_*, gguf_writer_add_tensor) copy what they
- * are given and check it against the reader's limits (engine/gguf.h), so
+ * are given and check it against the reader's limits (gguf/gguf.h), so
  * the writer never produces a file gguf_open refuses. The first bad
  * declaration is kept in the writer and reported by gguf_writer_write, which
  * then writes nothing.

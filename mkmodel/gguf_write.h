@@ -6,7 +6,7 @@
  * asks a callback for each tensor's bytes in order, so a 5 GB model never
  * sits in memory. The file is written to a temporary beside PATH and
  * renamed into place (base.h, sb_out).
- * Declarations are checked against the reader's limits (engine/gguf.h), so
+ * Declarations are checked against the reader's limits (gguf/gguf.h), so
  * the writer never produces a file the reader refuses.
  *
  *     gguf_writer *w = gguf_writer_create();
@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../engine/gguf.h"
+#include "../gguf/gguf.h"
 
 typedef struct gguf_writer gguf_writer;
 

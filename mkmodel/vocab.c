@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/gguf.h"
+#include "../gguf/gguf.h"
 #include "mkmodel_internal.h"
 
 static int mk__vocab_alloc(mk_vocab *v, int32_t n, sb_err *err) {

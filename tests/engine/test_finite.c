@@ -20,7 +20,7 @@
 
 #include "../../drafter/drafter.h"
 #include "../../engine/engine.h"
-#include "../../engine/gguf.h"
+#include "../../gguf/gguf.h"
 #include "../../mkmodel/mkmodel_internal.h"
 #include "../support/run_sb.h"
 #include "../support/tiny_model.h"

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../engine/gguf.h"
+#include "../../gguf/gguf.h"
 #include "../../mkmodel/mkmodel_internal.h"
 #include "../../engine/model_internal.h"
 

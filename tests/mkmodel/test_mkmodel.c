@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../../engine/engine.h"
-#include "../../engine/gguf.h"
+#include "../../gguf/gguf.h"
 #include "../../mkmodel/mkmodel_internal.h"
 #include "../../engine/model_internal.h"
 

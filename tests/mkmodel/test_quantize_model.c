@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../../engine/engine.h"
-#include "../../engine/gguf.h"
+#include "../../gguf/gguf.h"
 #include "../support/tiny_model.h"
 
 static char tmpdir[64];

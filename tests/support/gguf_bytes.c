@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* GGUF value types used by the KV helpers (numbered as in engine/gguf.h). */
+/* GGUF value types used by the KV helpers (numbered as in gguf/gguf.h). */
 enum { GB_I32 = 5, GB_U32 = 4, GB_F32 = 6, GB_STRING = 8, GB_ARRAY = 9 };
 
 void gb_free(gb_buf *b) {

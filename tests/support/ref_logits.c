@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../engine/gguf.h"
+#include "../../gguf/gguf.h"
 
 static void test__read_exact(FILE *f, void *p, size_t n) {
     assert_int_equal(fread(p, 1, n, f), n);

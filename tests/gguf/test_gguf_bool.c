@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../engine/gguf.h"
+#include "../../gguf/gguf.h"
 #include "../../mkmodel/gguf_write.h"
 #include "../../mkmodel/mkmodel_internal.h"
 #include "../support/tiny_model.h"

@@ -1,12 +1,13 @@
 /*
- * gguf.h — engine/'s GGUF layer: reading GGUF v3, and the format's facts
- * (value types, limits, how a vocabulary is stored). Private to engine/,
- * shared with mkmodel/ (which writes the format: mkmodel/gguf_write.h) and
- * the tests. docs/gguf.md describes the subset of GGUF this code accepts.
+ * gguf.h — the public face of gguf/: reading GGUF v3, and the format's
+ * facts (value types, limits, how a vocabulary is stored). engine/ loads
+ * models through it; mkmodel/ writes the format (mkmodel/gguf_write.h)
+ * within the limits it states. docs/gguf.md describes the subset of GGUF
+ * this code accepts.
  *
  * Reading treats every file as hostile. gguf_open reads the whole file into
  * the process's own memory (never a mapping of the file: a truncated or
- * rewritten file cannot touch a model already loaded; engine/gguf_file.c
+ * rewritten file cannot touch a model already loaded; gguf/gguf_file.c
  * says why), then checks every count, string length, array length,
  * dimension product, type and offset against the file size and against
  * overflow before it allocates or dereferences anything. After a successful
@@ -23,8 +24,8 @@
  * The limits below are the reader's; the writer enforces them too, so that
  * it never produces a file the reader would refuse.
  */
-#ifndef SB_ENGINE_GGUF_H
-#define SB_ENGINE_GGUF_H
+#ifndef SB_GGUF_H
+#define SB_GGUF_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -150,7 +151,7 @@ const gguf_tensor *gguf_tensor_at(const gguf_file *f, int64_t i);
 /* NULL when absent. */
 const gguf_tensor *gguf_find_tensor(const gguf_file *f, const char *name);
 
-/* ---- the vocabulary as GGUF stores it (engine/gguf_vocab.c) ---- */
+/* ---- the vocabulary as GGUF stores it (gguf_vocab.c) ---- */
 
 /* Token types of tokenizer.ggml.token_type (llama.cpp's numbering). */
 enum {
@@ -172,4 +173,4 @@ int gguf_gpt2_cp_to_byte(uint32_t cp);
  * is not UTF-8 of mapped code points. */
 int64_t gguf_gpt2_decode(gguf_str s, char *out);
 
-#endif /* SB_ENGINE_GGUF_H */
+#endif /* SB_GGUF_H */
