@@ -112,47 +112,6 @@ void drf_copy_destroy(drf_copy *c);
  * wrong). */
 eng_drafter drf_copy_drafter(drf_copy *c);
 
-/* ==== Languages (drafter/syntax.c) ========================================= */
-
-/* Grammars, for the edit's fence tag and the language server's code
- * actions (drf_enclosing_region): c, cpp, python, javascript, typescript,
- * tsx, rust, go, java, json, bash, lua, yaml, markdown. */
-
-/* The grammar for a file path, by its extension (case-insensitive: .c .h,
- * .cc .cpp .hpp ..., .py, .js .jsx, .ts, .tsx, .rs, .go, .java, .json,
- * .sh, .lua, .yaml .yml, .md), or NULL. Static string. */
-const char *drf_language_for_path(const char *path);
-/* The grammar for an LSP languageId or a grammar name ("typescriptreact"
- * gives "tsx", "javascriptreact" "javascript", "shellscript" "bash",
- * "jsonc" "json"), or NULL. Static string. */
-const char *drf_language_for_id(const char *language_id);
-
-/* ==== Enclosing syntax node (drafter/syntax.c) ============================= */
-
-/* The region an edit "of the code here" rewrites, for bytes [from, to) of
- * len bytes of text (from == to: a cursor): the smallest named syntax
- * node, not the whole file, that contains [from, to), spans at least two
- * lines and covers whole lines (only blanks before it on its first line
- * and after it on its last) — a function, a class, a block, a multi-line
- * statement — widened to those whole lines: *start at its first line's
- * start, *end past its last line's "\n" (or at len). Returns true with
- * that; false, with the whole text [0, len), when `language` (a name from
- * drf_language_for_path, an LSP languageId or a grammar name) has no
- * grammar, the text does not parse, or no node qualifies. A text over
- * 256 KiB is parsed only in a window of whole lines 128 KiB each side of
- * the range (a node cut by the window's edge is no answer; a window over
- * 1 MiB is not parsed), so a call costs at most a bounded parse whatever
- * the text's size. from and to are clamped to 0..len and put in order.
- * text is borrowed for the call.
- *
- *     int64_t a, b;
- *     if (drf_enclosing_region(text, len, "c", cursor, cursor, &a, &b))
- *         ...;   // text[a..b) is the function (or block) around the cursor
- */
-bool drf_enclosing_region(const char *text, int64_t len, const char *language,
-                          int64_t from, int64_t to, int64_t *start,
-                          int64_t *end);
-
 /* ==== Prompt-lookup baseline (drafter/ngram.c) ============================= */
 
 /* The plain prompt-lookup drafter, for comparison: take the last n tokens

@@ -93,7 +93,7 @@ int edit_request_context_at(edit_request *r, const char *document,
 
 /* ==== Languages (edit/language.c) ========================================= */
 
-/* The fence tag for an edit (also a grammar name, drafter.h): `language`
+/* The fence tag for an edit (also a grammar name, below): `language`
  * when given, an LSP languageId or a fence tag ("c", "python",
  * "typescriptreact" -> "tsx", "shellscript" -> "bash"; an unknown id is
  * passed through as it is, and the prompt leaves out a tag it cannot show
@@ -101,6 +101,20 @@ int edit_request_context_at(edit_request *r, const char *document,
  * (".h" -> "c", ".rs" -> "rust"). NULL when neither says. The string is
  * static or borrowed from `language`. Either argument may be NULL. */
 const char *edit_language(const char *language, const char *path);
+
+/* The languages with a grammar, for the edit's fence tag and the language
+ * server's code actions (lsp_enclosing_region): c, cpp, python,
+ * javascript, typescript, tsx, rust, go, java, json, bash, lua, yaml,
+ * markdown. */
+
+/* The grammar for a file path, by its extension (case-insensitive: .c .h,
+ * .cc .cpp .hpp ..., .py, .js .jsx, .ts, .tsx, .rs, .go, .java, .json,
+ * .sh, .lua, .yaml .yml, .md), or NULL. Static string. */
+const char *edit_language_for_path(const char *path);
+/* The grammar for an LSP languageId or a grammar name ("typescriptreact"
+ * gives "tsx", "javascriptreact" "javascript", "shellscript" "bash",
+ * "jsonc" "json"), or NULL. Static string. */
+const char *edit_language_for_id(const char *language_id);
 
 /* ==== The prompt (edit/prompt.c) ========================================= */
 

@@ -1,5 +1,5 @@
 # grammars.mk — tree-sitter grammars compiled into libsb (included by the
-# Makefile). drafter/syntax.c parses the file being edited with them.
+# Makefile). lsp/syntax.c parses the document around a code action with them.
 #
 # The runtime is Debian 12's libtree-sitter-dev (0.20.7, linked statically
 # so sb runs where the .so is absent); it loads grammars of ABI 13..14, so

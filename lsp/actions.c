@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../drafter/drafter.h"
 #include "server_internal.h"
 
 /* The command a plugin completes with the user's instruction (above). */
@@ -52,7 +51,7 @@ static void lsp__line_region(const char *text, int64_t len, lsp_pos a, lsp_pos b
 
 /* The region an empty selection edits: the whole lines of the smallest
  * function, class, block or other multi-line node around the cursor
- * (drf_enclosing_region; the language from the languageId, else the
+ * (lsp_enclosing_region; the language from the languageId, else the
  * URI's extension), or the whole document where there is no grammar or
  * no such node. */
 static void lsp__enclosing_region(const lsp_doc *doc, lsp_pos at,
@@ -61,7 +60,7 @@ static void lsp__enclosing_region(const lsp_doc *doc, lsp_pos at,
     const char *lang = edit_language(doc->language[0] ? doc->language : NULL,
                                      doc->uri);
     int64_t off = lsp_offset_at(doc->text, doc->len, at, enc);
-    drf_enclosing_region(doc->text, doc->len, lang, off, off, start, end);
+    lsp_enclosing_region(doc->text, doc->len, lang, off, off, start, end);
 }
 
 /* Whether `only` (the client's filter) admits refactor.rewrite: a listed

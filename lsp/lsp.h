@@ -281,4 +281,30 @@ int lsp_server_run(lsp_server *s, int in_fd);
  * for the fuzzer and tests. Returns true once `exit` was received. */
 bool lsp_server_handle(lsp_server *s, const char *body, size_t len);
 
+/* ==== The enclosing syntax node (lsp/syntax.c) ============================= */
+
+/* The region an edit "of the code here" rewrites, for bytes [from, to) of
+ * len bytes of text (from == to: a cursor): the smallest named syntax
+ * node, not the whole file, that contains [from, to), spans at least two
+ * lines and covers whole lines (only blanks before it on its first line
+ * and after it on its last) — a function, a class, a block, a multi-line
+ * statement — widened to those whole lines: *start at its first line's
+ * start, *end past its last line's "\n" (or at len). Returns true with
+ * that; false, with the whole text [0, len), when `language` (a name from
+ * edit_language, an LSP languageId or a grammar name) has no
+ * grammar, the text does not parse, or no node qualifies. A text over
+ * 256 KiB is parsed only in a window of whole lines 128 KiB each side of
+ * the range (a node cut by the window's edge is no answer; a window over
+ * 1 MiB is not parsed), so a call costs at most a bounded parse whatever
+ * the text's size. from and to are clamped to 0..len and put in order.
+ * text is borrowed for the call.
+ *
+ *     int64_t a, b;
+ *     if (lsp_enclosing_region(text, len, "c", cursor, cursor, &a, &b))
+ *         ...;   // text[a..b) is the function (or block) around the cursor
+ */
+bool lsp_enclosing_region(const char *text, int64_t len, const char *language,
+                          int64_t from, int64_t to, int64_t *start,
+                          int64_t *end);
+
 #endif /* SB_LSP_H */

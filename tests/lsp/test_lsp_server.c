@@ -309,7 +309,7 @@ static void test_conversation(void **state) {
 
 /* Waits for the first progress report of the held edit. */
 /* A code action at a bare cursor covers the enclosing syntax node's lines
- * (drf_enclosing_region, tree-sitter): inside the if's body, the whole if
+ * (lsp_enclosing_region, tree-sitter): inside the if's body, the whole if
  * statement (lines 1..4); with no grammar (plaintext), the whole document. */
 static json_t *action_range(client *c, const char *uri, int line, int character) {
     json_t *r = await_response(c, client_request(c, "textDocument/codeAction",

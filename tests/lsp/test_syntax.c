@@ -1,6 +1,5 @@
-/* Tests of drafter/syntax.c: languages by extension and languageId, every
- * grammar loading, and the enclosing region of a cursor or a range
- * (drf_enclosing_region) with its fallbacks. */
+/* Tests of lsp/syntax.c: every grammar loading, and the enclosing region
+ * of a cursor or a range (lsp_enclosing_region) with its fallbacks. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,45 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../drafter/drafter.h"
-
-static void test_language_for_path(void **state) {
-    (void)state;
-    assert_string_equal(drf_language_for_path("src/main.c"), "c");
-    assert_string_equal(drf_language_for_path("a/b.h"), "c");
-    assert_string_equal(drf_language_for_path("x.CPP"), "cpp");
-    assert_string_equal(drf_language_for_path("lib.hpp"), "cpp");
-    assert_string_equal(drf_language_for_path("t.py"), "python");
-    assert_string_equal(drf_language_for_path("app.jsx"), "javascript");
-    assert_string_equal(drf_language_for_path("app.ts"), "typescript");
-    assert_string_equal(drf_language_for_path("app.tsx"), "tsx");
-    assert_string_equal(drf_language_for_path("lib.rs"), "rust");
-    assert_string_equal(drf_language_for_path("main.go"), "go");
-    assert_string_equal(drf_language_for_path("A.java"), "java");
-    assert_string_equal(drf_language_for_path("package.json"), "json");
-    assert_string_equal(drf_language_for_path("run.sh"), "bash");
-    assert_string_equal(drf_language_for_path("ci.yml"), "yaml");
-    assert_null(drf_language_for_path("Makefile"));
-    assert_null(drf_language_for_path(".bashrc"));
-    assert_null(drf_language_for_path("dir.c/README"));
-    assert_null(drf_language_for_path("notes.txt"));
-    assert_null(drf_language_for_path(NULL));
-}
-
-static void test_language_for_id(void **state) {
-    (void)state;
-    assert_string_equal(drf_language_for_id("c"), "c");
-    assert_string_equal(drf_language_for_id("cpp"), "cpp");
-    assert_string_equal(drf_language_for_id("python"), "python");
-    assert_string_equal(drf_language_for_id("typescriptreact"), "tsx");
-    assert_string_equal(drf_language_for_id("javascriptreact"), "javascript");
-    assert_string_equal(drf_language_for_id("shellscript"), "bash");
-    assert_string_equal(drf_language_for_id("jsonc"), "json");
-    assert_string_equal(drf_language_for_id("Rust"), "rust");
-    assert_null(drf_language_for_id("cobol"));
-    assert_null(drf_language_for_id(""));
-    assert_null(drf_language_for_id(NULL));
-}
+#include "../../lsp/lsp.h"
 
 /* Every grammar loads in this runtime (ABI) and finds a multi-line node:
  * the region around a cursor on the second line of a two-line node. */
@@ -73,13 +34,13 @@ static void test_every_grammar_parses(void **state) {
         const char *t = cases[i].text;
         int64_t len = (int64_t)strlen(t), a, b;
         int64_t cursor = (int64_t)(strchr(t, '\n') - t) + 3;
-        if (!drf_enclosing_region(t, len, cases[i].lang, cursor, cursor, &a, &b))
+        if (!lsp_enclosing_region(t, len, cases[i].lang, cursor, cursor, &a, &b))
             fail_msg("no region for %s", cases[i].lang);
         assert_true(a <= cursor && cursor < b);
     }
 }
 
-/* ==== drf_enclosing_region ================================================= */
+/* ==== lsp_enclosing_region ================================================= */
 
 static const char *REGION_C =
     "int f(int x) {\n"          /* line 0 */
@@ -101,7 +62,7 @@ static int64_t at(const char *s) {
 /* The region of [from, to) must be the text `want` exactly. */
 static void assert_region(int64_t from, int64_t to, const char *want) {
     int64_t len = (int64_t)strlen(REGION_C), a = -1, b = -1;
-    assert_true(drf_enclosing_region(REGION_C, len, "c", from, to, &a, &b));
+    assert_true(lsp_enclosing_region(REGION_C, len, "c", from, to, &a, &b));
     assert_int_equal(b - a, (int64_t)strlen(want));
     assert_memory_equal(REGION_C + a, want, strlen(want));
 }
@@ -129,25 +90,25 @@ static void test_region_fallbacks(void **state) {
     (void)state;
     int64_t len = (int64_t)strlen(REGION_C), a = -1, b = -1;
     int64_t g = at("return 1");
-    assert_false(drf_enclosing_region(REGION_C, len, "c", g, g, &a, &b));
+    assert_false(lsp_enclosing_region(REGION_C, len, "c", g, g, &a, &b));
     assert_true(a == 0 && b == len);
     a = b = -1;
-    assert_false(drf_enclosing_region(REGION_C, len, "c", at("int y"), g, &a,
+    assert_false(lsp_enclosing_region(REGION_C, len, "c", at("int y"), g, &a,
                                       &b));
     assert_true(a == 0 && b == len);
     a = b = -1;
-    assert_false(drf_enclosing_region(REGION_C, len, "no-such-language", 20,
+    assert_false(lsp_enclosing_region(REGION_C, len, "no-such-language", 20,
                                       20, &a, &b));
     assert_true(a == 0 && b == len);
     a = b = -1;
-    assert_false(drf_enclosing_region(REGION_C, len, NULL, 20, 20, &a, &b));
+    assert_false(lsp_enclosing_region(REGION_C, len, NULL, 20, 20, &a, &b));
     assert_true(a == 0 && b == len);
     a = b = -1;
-    assert_false(drf_enclosing_region("", 0, "c", 0, 0, &a, &b));
+    assert_false(lsp_enclosing_region("", 0, "c", 0, 0, &a, &b));
     assert_true(a == 0 && b == 0);
     /* offsets past either end are clamped, not read */
     a = b = -1;
-    drf_enclosing_region(REGION_C, len, "c", -5, len + 100, &a, &b);
+    lsp_enclosing_region(REGION_C, len, "c", -5, len + 100, &a, &b);
     assert_true(a >= 0 && b <= len && a <= b);
 }
 
@@ -165,13 +126,13 @@ static void test_region_python(void **state) {
         "        return 2\n";
     int64_t len = (int64_t)strlen(src), a, b;
     int64_t c = strstr(src, "x = 1") - src;
-    assert_true(drf_enclosing_region(src, len, "python", c, c, &a, &b));
+    assert_true(lsp_enclosing_region(src, len, "python", c, c, &a, &b));
     const char *want = "        x = 1\n        return x\n";
     assert_int_equal(b - a, (int64_t)strlen(want));
     assert_memory_equal(src + a, want, strlen(want));
     /* on the def line: the method */
     c = strstr(src, "def m") - src;
-    assert_true(drf_enclosing_region(src, len, "python", c, c, &a, &b));
+    assert_true(lsp_enclosing_region(src, len, "python", c, c, &a, &b));
     want = "    def m(self):\n        x = 1\n        return x\n";
     assert_int_equal(b - a, (int64_t)strlen(want));
     assert_memory_equal(src + a, want, strlen(want));
@@ -191,13 +152,13 @@ static void test_region_in_a_huge_text(void **state) {
     for (size_t i = 0; i < copies; i++) memcpy(big + i * one, REGION_C, one);
     const char *if_stmt = "    if (y > 2) {\n        y = 0;\n    }\n";
     int64_t base = (int64_t)(one * (copies / 2)), c = base + at("y = 0"), a, b;
-    assert_true(drf_enclosing_region(big, len, "c", c, c, &a, &b));
+    assert_true(lsp_enclosing_region(big, len, "c", c, c, &a, &b));
     assert_int_equal(a, base + at("    if (y"));
     assert_int_equal(b - a, (int64_t)strlen(if_stmt));
     assert_memory_equal(big + a, if_stmt, strlen(if_stmt));
     /* one line of 65 MiB: no window of whole lines fits; the whole text */
     memset(big, 'x', (size_t)len);
-    assert_false(drf_enclosing_region(big, len, "c", len / 2, len / 2, &a, &b));
+    assert_false(lsp_enclosing_region(big, len, "c", len / 2, len / 2, &a, &b));
     assert_true(a == 0 && b == len);
     free(big);
 }
@@ -205,8 +166,6 @@ static void test_region_in_a_huge_text(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_region_in_a_huge_text),
-        cmocka_unit_test(test_language_for_path),
-        cmocka_unit_test(test_language_for_id),
         cmocka_unit_test(test_every_grammar_parses),
         cmocka_unit_test(test_region_smallest_multiline_node),
         cmocka_unit_test(test_region_fallbacks),

@@ -1,15 +1,16 @@
 /*
- * syntax.c — languages and the enclosing syntax node (drafter.h):
- * tree-sitter's runtime and the grammars of grammars/. The copy drafter
- * itself does not parse (drafter.h says why).
+ * syntax.c — the enclosing syntax node of sb-lsp's code action (lsp.h,
+ * lsp_enclosing_region): tree-sitter's runtime and the grammars of
+ * grammars/, by the names edit/language.c gives. Nothing else parses (the
+ * copy drafter does not: drafter.h says why).
  */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <tree_sitter/api.h>
 
-#include "drafter.h"
+#include "../edit/edit.h"
+#include "lsp.h"
 
 /* Most bytes parsed for one region: a text longer than this is parsed
  * only in a window of whole lines around the range, SYNTAX__WINDOW bytes
@@ -39,67 +40,33 @@ const TSLanguage *tree_sitter_tsx(void);
 const TSLanguage *tree_sitter_typescript(void);
 const TSLanguage *tree_sitter_yaml(void);
 
-/* One row per grammar: its name, the LSP languageIds it parses besides
- * its name, and file extensions (lowercase, without the dot). Lists end
- * with NULL. */
+/* Each grammar by its name (edit/language.c's names). */
 typedef struct syntax__lang {
     const char *name;
     const TSLanguage *(*grammar)(void);
-    const char *ids[4];
-    const char *exts[10];
 } syntax__lang;
 
 static const syntax__lang syntax__langs[] = {
-    {"c", tree_sitter_c, {NULL}, {"c", "h", NULL}},
-    {"cpp", tree_sitter_cpp, {"c++", "cuda-cpp", NULL},
-     {"cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "ipp", "cu"}},
-    {"python", tree_sitter_python, {NULL}, {"py", "pyi", "pyw", NULL}},
-    {"javascript", tree_sitter_javascript, {"javascriptreact", NULL},
-     {"js", "mjs", "cjs", "jsx", NULL}},
-    {"typescript", tree_sitter_typescript, {NULL}, {"ts", "mts", "cts", NULL}},
-    {"tsx", tree_sitter_tsx, {"typescriptreact", NULL}, {"tsx", NULL}},
-    {"rust", tree_sitter_rust, {NULL}, {"rs", NULL}},
-    {"go", tree_sitter_go, {NULL}, {"go", NULL}},
-    {"java", tree_sitter_java, {NULL}, {"java", NULL}},
-    {"json", tree_sitter_json, {"jsonc", NULL}, {"json", NULL}},
-    {"bash", tree_sitter_bash, {"shellscript", "sh", NULL},
-     {"sh", "bash", NULL}},
-    {"lua", tree_sitter_lua, {NULL}, {"lua", NULL}},
-    {"yaml", tree_sitter_yaml, {NULL}, {"yaml", "yml", NULL}},
-    {"markdown", tree_sitter_markdown, {NULL}, {"md", "markdown", NULL}},
+    {"c", tree_sitter_c},           {"cpp", tree_sitter_cpp},
+    {"python", tree_sitter_python}, {"javascript", tree_sitter_javascript},
+    {"typescript", tree_sitter_typescript}, {"tsx", tree_sitter_tsx},
+    {"rust", tree_sitter_rust},     {"go", tree_sitter_go},
+    {"java", tree_sitter_java},     {"json", tree_sitter_json},
+    {"bash", tree_sitter_bash},     {"lua", tree_sitter_lua},
+    {"yaml", tree_sitter_yaml},     {"markdown", tree_sitter_markdown},
 };
 enum { SYNTAX__N_LANGS = sizeof syntax__langs / sizeof *syntax__langs };
 
+/* The grammar for an LSP languageId or a grammar name, or NULL. */
 static const syntax__lang *syntax__find(const char *id) {
-    if (!id) return NULL;
-    for (int i = 0; i < SYNTAX__N_LANGS; i++) {
-        const syntax__lang *l = &syntax__langs[i];
-        if (!strcasecmp(id, l->name)) return l;
-        for (int k = 0; k < 4 && l->ids[k]; k++)
-            if (!strcasecmp(id, l->ids[k])) return l;
-    }
-    return NULL;
-}
-
-const char *drf_language_for_id(const char *language_id) {
-    const syntax__lang *l = syntax__find(language_id);
-    return l ? l->name : NULL;
-}
-
-const char *drf_language_for_path(const char *path) {
-    if (!path) return NULL;
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    if (!dot || dot == base) return NULL; /* no extension, or a dotfile */
+    const char *name = edit_language_for_id(id);
+    if (!name) return NULL;
     for (int i = 0; i < SYNTAX__N_LANGS; i++)
-        for (int k = 0; k < 10 && syntax__langs[i].exts[k]; k++)
-            if (!strcasecmp(dot + 1, syntax__langs[i].exts[k]))
-                return syntax__langs[i].name;
+        if (!strcmp(name, syntax__langs[i].name)) return &syntax__langs[i];
     return NULL;
 }
 
-/* ==== the enclosing region (drafter.h) ===================================== */
+/* ==== the enclosing region ================================================= */
 
 /* The start of the line holding byte b when only blanks precede b on it,
  * else -1. */
@@ -183,7 +150,7 @@ done:
     return found;
 }
 
-bool drf_enclosing_region(const char *text, int64_t len, const char *language,
+bool lsp_enclosing_region(const char *text, int64_t len, const char *language,
                           int64_t from, int64_t to, int64_t *start,
                           int64_t *end) {
     *start = 0;
