@@ -321,8 +321,8 @@ bench-tokenize: $(BUILD)/tokenize_speed $(TOKREF)/tiny-vocab.gguf
 demo: $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/lsp_demo
 	BUILD=$(BUILD) models/demo/run.sh
 
-# make demo's editor: drives sb-lsp --stdio over pipes (models/demo/lsp_demo.c).
-$(BUILD)/lsp_demo: models/demo/lsp_demo.c $(BUILD)/libsb.a
+# make demo's editor: drives sb-lsp --stdio over pipes (tests/lsp/lsp_demo.c).
+$(BUILD)/lsp_demo: tests/lsp/lsp_demo.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
 # ---- fuzzing (needs clang; not part of test or check) ----

@@ -25,7 +25,7 @@
 #     still to be removed, `symbol FILE NAME` (naming FILE's NAME makes no
 #     arrow) and `include FILE HEADER`. The list only shrinks: a line that
 #     nothing needs any more must go.
-# Tests, tools, editors and the benchmark's data are not read. It reads the
+# Tests, tools, editors, the demo's files and the benchmark's data are not read. It reads the
 # sources as text (no compiler, no build), so the CUDA files are checked on
 # a machine without CUDA too; the parsing is in tools/circles.awk.
 set -euo pipefail
@@ -52,7 +52,7 @@ cd "$root"
 # every C, CUDA and header file of the product, in a stable order
 mapfile -t sources < <(find . \( -path ./tests -o -path ./tools -o -path ./editors \
         -o -path ./grammars -o -path './build*' -o -path ./bench/realedits \
-        -o -path ./bench/edits -o -path ./bench/results -o -name node_modules \
+        -o -path ./bench/edits -o -path ./bench/results -o -path ./models -o -name node_modules \
         -o -path ./.git \) -prune -o -type f \
         \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) -print |
     sed 's|^\./||' | LC_ALL=C sort)

@@ -3,7 +3,7 @@
 # Edits models/demo/ring.c as models/demo/instruction.txt asks, once with
 # speculation off and once on; shows the diff, both speeds, and that the
 # two outputs (and their token hashes) are identical; then once more through
-# the language server (models/demo/lsp_demo.c plays the editor), which must
+# the language server (tests/lsp/lsp_demo.c plays the editor), which must
 # give the same document and hash. Last, the verdict: the output against
 # models/demo/expected.c, the edit the instruction asks for, written by hand
 # when the demo task was fixed (no model trains on it: tools/train/ draws

@@ -1,5 +1,5 @@
 /*
- * make demo's editor (models/demo/lsp_demo.c) against the real server: with
+ * make demo's editor (tests/lsp/lsp_demo.c) against the real server: with
  * the chain model (chain_model.h: its greedy answer to any edit prompt is
  * REPLY) it must open the file, run sonicboom.edit through sb-lsp, apply
  * the workspace/applyEdit hunks, and leave exactly REPLY as the document;
