@@ -25,9 +25,10 @@
 #     still to be removed, `symbol FILE NAME` (naming FILE's NAME makes no
 #     arrow) and `include FILE HEADER`. The list only shrinks: a line that
 #     nothing needs any more must go.
-# Tests, tools, editors, the demo's files and the benchmark's data are not read. It reads the
-# sources as text (no compiler, no build), so the CUDA files are checked on
-# a machine without CUDA too; the parsing is in tools/circles.awk.
+# Tests, tools, editors, the demo's files and the benchmark's data are not
+# read. It reads the sources as text (no compiler, no build), so the CUDA
+# files are checked on a machine without CUDA too; the parsing is in
+# tools/circles.awk.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/.."
