@@ -37,7 +37,7 @@ int cli_verify(int argc, char **argv);
  * table's path, --warmup FILE) the table's configuration imported and its
  * fingerprint checked (warmup/warmup.h), a line on stderr saying so and
  * one per warning. table_sha256 (may be NULL) receives the table file's
- * SHA-256, or "" without one. NULL after printing why. [cmd_warmup.c] */
+ * SHA-256, or "" without one. NULL after printing why. [session_open.c] */
 eng_session *cli_session_open(const char *cmd, eng_model *m,
                               const eng_options *opt, const char *warmup,
                               char table_sha256[65]);

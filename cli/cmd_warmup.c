@@ -1,6 +1,6 @@
 /* sb warmup and sb verify: the warm-up table (warmup/warmup.h) made,
- * imported and checked; and the --warmup FILE that generate, edit and
- * bench take. */
+ * imported and checked. The --warmup FILE that generate, edit and bench
+ * take is session_open.c's. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,33 +40,6 @@ typedef struct cli_warmup_opts {
     const char *model, *export_path, *import_path;
     eng_options eng;
 } cli_warmup_opts;
-
-/* ---- --warmup FILE for the commands that run a model ------------------- */
-
-eng_session *cli_session_open(const char *cmd, eng_model *m,
-                              const eng_options *opt, const char *warmup,
-                              char table_sha256[65]) {
-    sb_err err = {0};
-    if (table_sha256) table_sha256[0] = '\0';
-    if (!warmup) {
-        eng_session *s = eng_session_create(m, opt, &err);
-        if (!s) cli_fail(cmd, "%s", err.msg);
-        return s;
-    }
-    wu_import imp;
-    eng_session *s = wu_session_import(m, opt, warmup, &imp, &err);
-    if (!s) {
-        cli_fail(cmd, "%s", err.msg);
-        return NULL;
-    }
-    fprintf(stderr, "sb %s: warm-up table %s: %d choices taken, %d measurements; "
-            "fingerprint %.16s... identical\n", cmd, warmup, imp.n_choices,
-            imp.measurements, imp.fingerprint);
-    for (int i = 0; i < imp.n_warnings; i++)
-        fprintf(stderr, "sb %s: warning: %s\n", cmd, imp.warnings[i]);
-    if (table_sha256) memcpy(table_sha256, imp.table_sha256, 65);
-    return s;
-}
 
 /* ---- parsing -------------------------------------------------------------- */
 
