@@ -1,9 +1,10 @@
-# SonicBoom build. `make` builds build/sb, build/sb-lsp and build/libsb.a;
-# `make test` runs the cmocka suite (after tools/circles.sh, the circle
-# check); `make asan` builds and tests with AddressSanitizer and UBSan in
-# build-asan/; `make check` does both. The
-# CUDA backend is compiled when nvcc is found. Before compiling anything,
-# setup/check.sh names the Debian package of whatever the machine lacks.
+# SonicBoom build. `make` builds build/sb, build/sb-lsp, build/libsb.a and
+# the benchmark library build/libsb_bench.a; `make test` runs the cmocka
+# suite (after tools/circles.sh, the circle check); `make asan` builds and
+# tests with AddressSanitizer and UBSan in build-asan/; `make check` does
+# both. The CUDA backend is compiled when nvcc is found. Before compiling
+# anything, setup/check.sh names the Debian package of whatever the
+# machine lacks.
 
 # The first target would otherwise be the default, and included files
 # (grammars/grammars.mk) define targets before `all`.
@@ -37,17 +38,25 @@ LIB_SRC := $(wildcard base/*.c gguf/*.c engine/*.c mkmodel/*.c kernels/*.c kerne
 LIB_SRC += $(filter-out lsp/main.c,$(wildcard lsp/*.c)) $(wildcard sessionlog/*.c)
 # the warm-up table (warmup/warmup.h); its CUDA facts below
 LIB_SRC += $(wildcard warmup/*.c)
-# the sb bench harness (bench/lib/bench.h); bench/programs/ holds programs
-LIB_SRC += $(filter-out bench/lib/devcopy_absent.c,$(wildcard bench/lib/*.c))
+# The benchmark library (bench/lib/bench.h) is a library of its own,
+# $(BUILD)/libsb_bench.a, linked before libsb.a only by what benchmarks:
+# sb (its bench command), the bench programs and the tests. The product
+# library does not carry it.
+BENCH_SRC := $(filter-out bench/lib/devcopy_absent.c,$(wildcard bench/lib/*.c))
 ifeq ($(NVCC),)
-LIB_SRC += kernels/cuda/absent.c bench/lib/devcopy_absent.c warmup/cuda/absent.c
+LIB_SRC += kernels/cuda/absent.c warmup/cuda/absent.c
+BENCH_SRC += bench/lib/devcopy_absent.c
 CU_SRC :=
+BENCH_CU :=
 else
-CU_SRC := $(wildcard kernels/cuda/*.cu) bench/lib/devcopy.cu warmup/cuda/device.cu
+CU_SRC := $(wildcard kernels/cuda/*.cu) warmup/cuda/device.cu
+BENCH_CU := bench/lib/devcopy.cu
 LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 endif
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.o)
+BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o) $(BENCH_CU:%.cu=$(BUILD)/obj/%.o)
+BENCH_LIB := $(BUILD)/libsb_bench.a
 # What the machine must have installed (setup/packages.txt), checked once
 # per build folder and again when the list changes: for building, and for
 # the tests (cmocka, node). Every object waits for the first.
@@ -67,7 +76,7 @@ TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 .SECONDARY: $(TEST_LIB_OBJ)
 
 .PHONY: all test asan check clean distclean tests bench-cpu bench-tokenize bench-engine test-gpu demo
-all: $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/libsb.a
+all: $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/libsb.a $(BENCH_LIB)
 
 $(BUILD)/deps/%.ok: setup/packages.txt setup/check.sh
 	@mkdir -p $(@D)
@@ -75,16 +84,22 @@ $(BUILD)/deps/%.ok: setup/packages.txt setup/check.sh
 	@touch $@
 
 # Made afresh: `ar r` into an old archive would keep members of files that
-# no longer exist.
-$(BUILD)/libsb.a: $(LIB_OBJ)
+# no longer exist. Remade when the Makefile changes too, which is when a
+# file moves out of one of them.
+$(BUILD)/libsb.a: $(LIB_OBJ) Makefile
 	@mkdir -p $(@D)
 	rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(filter %.o,$^)
+
+$(BENCH_LIB): $(BENCH_OBJ) Makefile
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $(filter %.o,$^)
 
 # sb links its libraries statically (PORTABLE_LDLIBS, below) so the binary
 # built here also runs on the GPU machine, which lacks utf8proc.
-$(BUILD)/sb: $(CLI_OBJ) $(BUILD)/libsb.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
+$(BUILD)/sb: $(CLI_OBJ) $(BENCH_LIB) $(BUILD)/libsb.a
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BENCH_LIB) $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
 # The language server, linked like sb so that it runs on the GPU machine.
 $(BUILD)/sb-lsp: $(BUILD)/obj/lsp/main.o $(BUILD)/libsb.a
@@ -103,9 +118,9 @@ $(BUILD)/obj/%.o: %.cu | $(DEPS_BUILD)
 $(CU_SRC:%.cu=$(BUILD)/obj/%.o): $(wildcard kernels/cuda/*.cuh kernels/cuda/*.h) \
     kernels/kernels.h kernels/backend_impl.h kernels/cpu/cpu.h base/base.h
 
-$(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a | $(DEPS_TEST)
+$(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BENCH_LIB) $(BUILD)/libsb.a | $(DEPS_TEST)
 	@mkdir -p $(@D)
-	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BUILD)/libsb.a \
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BENCH_LIB) $(BUILD)/libsb.a \
 	    -lcmocka $(LDLIBS)
 
 tests: $(TEST_BIN) $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/lsp_demo
@@ -212,8 +227,8 @@ asan:
 	    EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	    EXTRA_LDFLAGS="-fsanitize=address,undefined" SB_SANITIZED=1 test
 
-$(BUILD)/membw: bench/programs/membw.c $(BUILD)/libsb.a
-	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+$(BUILD)/membw: bench/programs/membw.c $(BENCH_LIB) $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BENCH_LIB) $(BUILD)/libsb.a $(LDLIBS)
 
 # The CPU thread pool's round trip (bench/programs/pool_rtt.c; make bench-cpu).
 $(BUILD)/pool_rtt: bench/programs/pool_rtt.c $(BUILD)/libsb.a
@@ -224,8 +239,8 @@ $(BUILD)/pool_rtt: bench/programs/pool_rtt.c $(BUILD)/libsb.a
 $(BUILD)/qdot_rate: bench/programs/qdot_rate.c $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
-$(BUILD)/engine_steps: bench/programs/engine_steps.c $(BUILD)/libsb.a
-	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
+$(BUILD)/engine_steps: bench/programs/engine_steps.c $(BENCH_LIB) $(BUILD)/libsb.a
+	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BENCH_LIB) $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
 # Step cost per row count (1..64) at KV depths 0 and 4096 on the GPU, for a
 # synthetic 7b-shape Q4_K_M model made on the spot (bench/programs/engine.sh).
@@ -409,9 +424,9 @@ $(SBOM_TOOL): $(wildcard sbom/*.c sbom/*.h) $(BUILD)/libsb.a
 
 # Each trace relinks what it describes to a throwaway file, as the real
 # rule links it (the same libraries, in the same order).
-$(SBOM_DIR)/trace-sb.txt: $(CLI_OBJ) $(BUILD)/libsb.a
+$(SBOM_DIR)/trace-sb.txt: $(CLI_OBJ) $(BENCH_LIB) $(BUILD)/libsb.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $(SBOM_DIR)/probe-sb $(CLI_OBJ) $(BUILD)/libsb.a \
+	$(CC) $(LDFLAGS) -o $(SBOM_DIR)/probe-sb $(CLI_OBJ) $(BENCH_LIB) $(BUILD)/libsb.a \
 	    $(PORTABLE_LDLIBS) -Wl,--trace > $@
 $(SBOM_DIR)/trace-test.txt: tests/base/test_base.c $(TEST_LIB_OBJ) $(BUILD)/libsb.a
 	@mkdir -p $(@D)
@@ -511,4 +526,4 @@ distclean: clean
 	rm -rf grammars/node_modules tests/tokenizer/node_modules \
 	    $(VSCODE_DIR)/node_modules $(VSCODE_DIR)/e2e/node_modules
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_LIB_OBJ:.o=.d) $(BUILD)/obj/lsp/main.d
+-include $(LIB_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_LIB_OBJ:.o=.d) $(BUILD)/obj/lsp/main.d
