@@ -33,7 +33,7 @@ CUDA_ARCHS ?= 86 87 89 90
 NVCCFLAGS ?= -O3 -std=c++17 --fmad=false \
              $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
 
-LIB_SRC := $(wildcard base/*.c gguf/*.c engine/*.c mkmodel/*.c kernels/*.c kernels/cpu/*.c stepcost/*.c drafter/*.c edit/*.c)
+LIB_SRC := $(wildcard base/*.c gguf/*.c tokenizer/*.c engine/*.c mkmodel/*.c kernels/*.c kernels/cpu/*.c stepcost/*.c drafter/*.c edit/*.c)
 # the language server's layers and the session log (lsp/main.c is sb-lsp's)
 LIB_SRC += $(filter-out lsp/main.c,$(wildcard lsp/*.c)) $(wildcard sessionlog/*.c)
 # the warm-up table (warmup/warmup.h); its CUDA facts below

@@ -98,8 +98,8 @@ const char *eng_version(void);
  *     first, leftmost then longest, and become their ids; they never split
  *     or merge.
  *  3. Each stretch between them is NFC-normalised, split by the qwen2
- *     pre-tokenizer (engine/pretok.c states the exact pattern) and each
- *     piece's bytes are merged by rank (engine/bpe.c). A model without
+ *     pre-tokenizer (tokenizer/pretok.c states the exact pattern) and each
+ *     piece's bytes are merged by rank (tokenizer/bpe.c). A model without
  *     merges (the built-in byte vocabulary) gives one id per byte.
  *
  * Every id covers at least one byte of the repaired, normalised text, which
@@ -108,7 +108,7 @@ const char *eng_version(void);
 int64_t eng_tokenize(const eng_model *m, const char *text, int64_t n,
                      int32_t *ids, int64_t cap);
 
-/* [tokenizer] eng_tokenize with flags: eng_tokenize(...) is
+/* [tokens.c] eng_tokenize with flags: eng_tokenize(...) is
  * eng_tokenize_ex(..., ENG_TOK_SPECIAL). Without ENG_TOK_SPECIAL, special
  * token text is encoded as ordinary text ("<|im_end|>" becomes "<", "|",
  * "im", ...): use it for text a user supplied, so that it can never forge a
@@ -116,7 +116,7 @@ int64_t eng_tokenize(const eng_model *m, const char *text, int64_t n,
 enum { ENG_TOK_SPECIAL = 1u << 0 };
 int64_t eng_tokenize_ex(const eng_model *m, const char *text, int64_t n,
                         int32_t *ids, int64_t cap, unsigned flags);
-/* [tokenizer] eng_tokenize_ex that also tells where the encoding of the
+/* [tokens.c] eng_tokenize_ex that also tells where the encoding of the
  * text splits at given byte offsets, so that the ids of a part of a text
  * can be taken from the text's own ids instead of encoding the part again
  * (the edit prompt finds the file's ids inside the prompt's this way).
@@ -129,13 +129,13 @@ int64_t eng_tokenize_ex(const eng_model *m, const char *text, int64_t n,
  * receives -1 when a pre-token piece or special token spans the offset,
  * when the text needed UTF-8 repair or Unicode normalisation around it
  * (which move bytes), when the split is not provably clean
- * (eng__pretok_ends_alike, engine/tokenizer_internal.h), or for an offset
+ * (tok__pretok_ends_alike, tokenizer/tokenizer_internal.h), or for an offset
  * outside 0..n. Returns what eng_tokenize_ex returns; cut_at is filled
  * whenever the call succeeds. */
 int64_t eng_tokenize_cuts(const eng_model *m, const char *text, int64_t n,
                           int32_t *ids, int64_t cap, unsigned flags,
                           const int64_t *cuts, int n_cuts, int64_t *cut_at);
-/* [tokenizer] The id of the special token whose text is exactly `text`
+/* [tokens.c] The id of the special token whose text is exactly `text`
  * (NUL-terminated), or -1 when the model has none. */
 int32_t eng_special_id(const eng_model *m, const char *text);
 

@@ -298,7 +298,7 @@ static int eng__load_eos(eng_model *m, sb_err *err) {
     static const char key[] = "tokenizer.ggml.eos_token_id";
     static const char eot[] = "<|endoftext|>";
     if (gguf_find_key(m->file, key) < 0) {
-        m->eos = eng__vocab_find(&m->vocab, eot, sizeof eot - 1);
+        m->eos = tok_vocab_find(&m->vocab, eot, sizeof eot - 1);
         return 0;
     }
     uint32_t id;
@@ -321,7 +321,7 @@ eng_model *eng_model_load(const char *path, sb_err *err) {
     m->file = gguf_open(path, err);
     if (!m->file || eng__check_arch(m->file, err) ||
         eng__load_hparams(m, err) || eng__load_tensors(m, err) ||
-        eng__vocab_load(&m->vocab, m->file, m->desc.n_vocab, err) ||
+        tok_vocab_load(&m->vocab, m->file, m->desc.n_vocab, err) ||
         eng__load_eos(m, err) || eng__load_prompt_versions(m, err))
         goto fail;
     return m;
@@ -332,7 +332,7 @@ fail:
 
 void eng_model_free(eng_model *m) {
     if (!m) return;
-    eng__vocab_free(&m->vocab);
+    tok_vocab_free(&m->vocab);
     free(m->layers);
     if (m->file) gguf_close(m->file);
     free(m);

@@ -2,7 +2,7 @@
  * model_internal.h — private to engine/: what a loaded model holds.
  *
  * engine.h keeps eng_model opaque; the rest of engine/ (sessions, generation,
- * the tokenizer) reads these fields directly. Everything here is filled once
+ * tokens) reads these fields directly. Everything here is filled once
  * by eng_model_load and never changes afterwards, except the SHA-256 cache.
  *
  * Invariants after a successful load:
@@ -20,22 +20,7 @@
 
 #include "engine.h"
 #include "../gguf/gguf.h"
-
-/* The vocabulary as raw bytes. Token strings in a gpt2-style GGUF are stored
- * in GPT-2's byte-to-unicode form; they are decoded once at load, so token
- * i's bytes are bytes[off[i] .. off[i+1]) — what the model "means" by it.
- * Control and user-defined tokens keep their literal text. */
-typedef struct eng_vocab {
-    int32_t n;               /* number of tokens (== desc.n_vocab) */
-    char *bytes;             /* all tokens' bytes back to back; owned */
-    uint64_t *off;           /* n + 1 offsets into bytes; owned */
-    uint8_t *type;           /* n token types (GGUF_TOKEN_*); owned */
-    int32_t byte_id[256];    /* the token whose bytes are exactly {b} */
-    /* Encoder tables (tokenizer_internal.h), built by eng__vocab_load from
-     * the fields above and tokenizer.ggml.merges; owned, read-only after. */
-    struct eng_bpe *bpe;           /* bytes -> id map and merge ranks */
-    struct eng_specials *specials; /* control and user-defined tokens */
-} eng_vocab;
+#include "../tokenizer/tokenizer.h"
 
 struct eng_model {
     gguf_file *file;         /* owned: the bytes all weights live in */
@@ -46,7 +31,7 @@ struct eng_model {
     bool tied;               /* no output.weight: desc.output == tok_embd */
     uint32_t prompt_versions;/* sonicboom.edit_prompt_versions as bits; 0:
                                 the key is absent */
-    eng_vocab vocab;
+    tok_vocab vocab;
     bool sha_done;           /* sha256 below is filled */
     char sha256[65];         /* of the whole file, lowercase hex */
 };
@@ -65,19 +50,5 @@ int eng__tensor_check_finite(const char *name, const krn_tensor *t,
  * the position and how many are not. */
 int eng__logits_check_finite(const float *row, int32_t n_vocab, int32_t step,
                              int64_t pos, sb_err *err);
-
-/* ---- tokenizer.c ---- */
-
-/* Reads tokenizer.ggml.tokens (and token_type when present) from f, which
- * must hold exactly n_vocab entries, checks tokenizer.ggml.model/pre, loads
- * tokenizer.ggml.merges, and builds v with its encoder tables. Returns -1
- * naming the key, token, merge or byte at fault. On failure v holds nothing
- * to free. */
-int eng__vocab_load(eng_vocab *v, const gguf_file *f, int32_t n_vocab,
-                    sb_err *err);
-void eng__vocab_free(eng_vocab *v);
-/* The lowest id whose bytes equal text[0..len), or -1. Linear; for load-time
- * lookups of special tokens only. */
-int32_t eng__vocab_find(const eng_vocab *v, const char *text, uint64_t len);
 
 #endif /* SB_ENGINE_MODEL_INTERNAL_H */

@@ -16,7 +16,7 @@ usage: build_vocab.py --sb build/sb --tokenizer build/tokref/tokenizer.json
 3. Keeps every merge whose two halves and result are all kept, in Qwen's
    order (so ranks keep their relative order), and renumbers the tokens
    densely in Qwen's id order. Every merge's halves and result are tokens of
-   the subset, so the engine's BPE (engine/bpe.c) and Hugging Face's apply
+   the subset, so the engine's BPE (tokenizer/bpe.c) and Hugging Face's apply
    to it unchanged; the text a merge was dropped from simply stays in
    smaller pieces.
 4. Writes a tokenizer.json with Qwen's normalizer, pre-tokenizer and

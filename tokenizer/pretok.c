@@ -17,7 +17,7 @@
  *     ECMAScript WhiteSpace and LineTerminator sets (including U+FEFF, not
  *     including U+0085). \p{L} and \p{N} come from utf8proc's categories.
  *
- * eng__pretok_next is a hand-written matcher for that pattern: at each
+ * tok__pretok_next is a hand-written matcher for that pattern: at each
  * position the first alternative that matches wins (JavaScript alternation
  * is ordered, not longest), and every alternative matches at least one code
  * point, so the pieces tile the text. Each alternative's backtracking is
@@ -87,7 +87,7 @@ static int64_t pretok__repair_pass(const unsigned char *s, int64_t n, char *out)
     return w;
 }
 
-int eng__utf8_repair(const char *text, int64_t n, char **out, int64_t *out_n) {
+int tok__utf8_repair(const char *text, int64_t n, char **out, int64_t *out_n) {
     const unsigned char *s = (const unsigned char *)text;
     *out = NULL;
     *out_n = n;
@@ -127,7 +127,7 @@ static int pretok__lead_len(unsigned char b) {
     return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
 }
 
-/* Output of eng__nfc: NULL until some window changes, then a copy of
+/* Output of tok__nfc: NULL until some window changes, then a copy of
  * everything so far. */
 typedef struct pretok__out {
     char *p;
@@ -169,7 +169,7 @@ static int pretok__nfc_window(const char *text, int64_t ws, int64_t we,
     return rc;
 }
 
-int eng__nfc(const char *text, int64_t n, char **out, int64_t *out_n) {
+int tok__nfc(const char *text, int64_t n, char **out, int64_t *out_n) {
     const unsigned char *s = (const unsigned char *)text;
     pretok__out o = {0};
     int64_t done = 0, prev = -1; /* prev: start of the last code point */
@@ -202,7 +202,7 @@ oom:
 
 /* Classes of the ASCII range, written out so the hot path needs no call
  * into utf8proc: \t \v \f and space are S, \n \r are S|NL, digits N,
- * letters L (eng__pretok_class answers from here too, so test_pretok's
+ * letters L (tok__pretok_class answers from here too, so test_pretok's
  * checks of it cover this table). */
 static const unsigned char pretok__ascii[128] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 12, 4, 4, 12, 0, 0, /* 0x00 */
@@ -226,18 +226,18 @@ static bool pretok__js_space(uint32_t cp) {
     }
 }
 
-unsigned eng__pretok_class(uint32_t cp) {
+unsigned tok__pretok_class(uint32_t cp) {
     if (cp < 128) return pretok__ascii[cp];
     if (pretok__js_space(cp))
-        return ENG_PT_S | (cp == '\r' || cp == '\n' ? ENG_PT_NL : 0);
+        return TOK_PT_S | (cp == '\r' || cp == '\n' ? TOK_PT_NL : 0);
     switch (utf8proc_category((utf8proc_int32_t)cp)) {
     case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL:
     case UTF8PROC_CATEGORY_LT: case UTF8PROC_CATEGORY_LM:
     case UTF8PROC_CATEGORY_LO:
-        return ENG_PT_L;
+        return TOK_PT_L;
     case UTF8PROC_CATEGORY_ND: case UTF8PROC_CATEGORY_NL:
     case UTF8PROC_CATEGORY_NO:
-        return ENG_PT_N;
+        return TOK_PT_N;
     default:
         return 0;
     }
@@ -266,7 +266,7 @@ static pretok__ch pretok__at(const unsigned char *s) {
              (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3F);
         len = 4;
     }
-    return (pretok__ch){cp, len, eng__pretok_class(cp)};
+    return (pretok__ch){cp, len, tok__pretok_class(cp)};
 }
 
 /* Whether a class meets `any` (when any != 0) or avoids `none`. */
@@ -323,8 +323,8 @@ static int64_t pretok__space(const unsigned char *s, int64_t n, int64_t at) {
     int64_t e = at, last = at, nl_end = -1, count = 0;
     while (e < n) {
         pretok__ch c = pretok__at(s + e);
-        if (!(c.cls & ENG_PT_S)) break;
-        if (c.cls & ENG_PT_NL) nl_end = e + c.len;
+        if (!(c.cls & TOK_PT_S)) break;
+        if (c.cls & TOK_PT_NL) nl_end = e + c.len;
         last = e;
         e += c.len;
         count++;
@@ -334,7 +334,7 @@ static int64_t pretok__space(const unsigned char *s, int64_t n, int64_t at) {
     return last;
 }
 
-int64_t eng__pretok_next(const char *text, int64_t n, int64_t at) {
+int64_t tok__pretok_next(const char *text, int64_t n, int64_t at) {
     const unsigned char *s = (const unsigned char *)text;
     pretok__ch c = pretok__at(s + at);
     int64_t i1 = at + c.len;
@@ -346,17 +346,17 @@ int64_t eng__pretok_next(const char *text, int64_t n, int64_t at) {
     /* 2: [^\r\n\p{L}\p{N}]?\p{L}+ — greedy, nothing after it to backtrack
      * for: with the optional code point when it qualifies and a letter
      * follows, else a letter run from here. */
-    if (c.cls & ENG_PT_L) return pretok__run(s, n, i1, ENG_PT_L, 0);
+    if (c.cls & TOK_PT_L) return pretok__run(s, n, i1, TOK_PT_L, 0);
     pretok__ch d = {0, 0, 0};
     bool more = i1 < n;
     if (more) d = pretok__at(s + i1);
-    if (!(c.cls & (ENG_PT_L | ENG_PT_N | ENG_PT_NL)) && more &&
-        (d.cls & ENG_PT_L))
-        return pretok__run(s, n, i1 + d.len, ENG_PT_L, 0);
+    if (!(c.cls & (TOK_PT_L | TOK_PT_N | TOK_PT_NL)) && more &&
+        (d.cls & TOK_PT_L))
+        return pretok__run(s, n, i1 + d.len, TOK_PT_L, 0);
     /* 3: \p{N} — one code point */
-    if (c.cls & ENG_PT_N) return i1;
+    if (c.cls & TOK_PT_N) return i1;
     /* 4: ' ?[^\s\p{L}\p{N}]+[\r\n]*' — the optional space is U+0020 only */
-    const unsigned other = ENG_PT_L | ENG_PT_N | ENG_PT_S;
+    const unsigned other = TOK_PT_L | TOK_PT_N | TOK_PT_S;
     int64_t p = -1;
     if (c.cp == ' ' && more && !(d.cls & other))
         p = i1 + d.len;
@@ -371,12 +371,12 @@ int64_t eng__pretok_next(const char *text, int64_t n, int64_t at) {
     return pretok__space(s, n, at);
 }
 
-bool eng__pretok_ends_alike(const char *text, int64_t n, int64_t at) {
+bool tok__pretok_ends_alike(const char *text, int64_t n, int64_t at) {
     if (at <= 0 || at >= n) return true;
     const unsigned char *s = (const unsigned char *)text;
     int64_t p = at - 1;
     while (p > 0 && (s[p] & 0xC0) == 0x80) p--; /* the code point before */
     pretok__ch before = pretok__at(s + p), after = pretok__at(s + at);
-    return !(before.cls & ENG_PT_S) || (before.cls & ENG_PT_NL) ||
-           (after.cls & ENG_PT_S);
+    return !(before.cls & TOK_PT_S) || (before.cls & TOK_PT_NL) ||
+           (after.cls & TOK_PT_S);
 }

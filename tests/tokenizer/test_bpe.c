@@ -1,5 +1,5 @@
 /*
- * engine/bpe.c and the encoder around it, on a small hand-built vocabulary:
+ * tokenizer/bpe.c and the encoder around it, on a small hand-built vocabulary:
  * the tiny model's byte tokens plus a few merged tokens and their merges,
  * written into a real GGUF. Every expected id sequence is derived by hand
  * in the comment above it.
@@ -17,7 +17,8 @@
 #include "../../engine/engine.h"
 #include "../../mkmodel/mkmodel_internal.h"
 #include "../support/tiny_model.h"
-#include "../../engine/tokenizer_internal.h"
+#include "../../engine/model_internal.h" /* a loaded model's vocabulary */
+#include "../../tokenizer/tokenizer_internal.h"
 
 static char dir[64];
 static char path[128];
@@ -116,7 +117,7 @@ static void expect_ids_ex(const char *text, int64_t len, unsigned flags,
  * Ġwor·ld (8) → Ġworld. */
 static void test_merges_by_rank(void **state) {
     (void)state;
-    assert_int_equal(eng__bpe_n_merges(model->vocab.bpe), N_MERGES);
+    assert_int_equal(tok__bpe_n_merges(model->vocab.bpe), N_MERGES);
     IDS("hello world", HELLO, G_WORLD);
     IDS("hello", HELLO);
     IDS("hel", HE, 'l');                     /* he·l has no merge */
@@ -221,24 +222,24 @@ static void test_round_trip(void **state) {
  * starts at the 64th short piece) giving the same ids as a fresh encode. */
 static void test_encode_edges(void **state) {
     (void)state;
-    eng_bpe_work w = {0};
+    tok__bpe_work w = {0};
     int32_t out[16];
-    const eng_vocab *v = &model->vocab;
-    assert_int_equal(eng__bpe_encode(v->bpe, v, &w, "x", 0, out), -1);
-    assert_int_equal(eng__bpe_encode(v->bpe, v, &w, "x", 1, out), 1);
+    const tok_vocab *v = &model->vocab;
+    assert_int_equal(tok__bpe_encode(v->bpe, v, &w, "x", 0, out), -1);
+    assert_int_equal(tok__bpe_encode(v->bpe, v, &w, "x", 1, out), 1);
     assert_int_equal(out[0], 'x');
     for (int rep = 0; rep < 100; rep++) {
-        assert_int_equal(eng__bpe_encode(v->bpe, v, &w, "hello", 5, out), 1);
+        assert_int_equal(tok__bpe_encode(v->bpe, v, &w, "hello", 5, out), 1);
         assert_int_equal(out[0], HELLO);
-        assert_int_equal(eng__bpe_encode(v->bpe, v, &w, "hellx", 5, out), 2);
+        assert_int_equal(tok__bpe_encode(v->bpe, v, &w, "hellx", 5, out), 2);
         assert_int_equal(out[0], HELL);
         assert_int_equal(out[1], 'x');
     }
     assert_non_null(w.memo);
-    eng__bpe_work_free(&w);
-    assert_int_equal(eng__bpe_token(v->bpe, v, "\xc4\xa0world", 6), -1);
-    assert_int_equal(eng__bpe_token(v->bpe, v, " world", 6), G_WORLD);
-    assert_int_equal(eng__bpe_token(v->bpe, v, "<tag>", 5), -1); /* special */
+    tok__bpe_work_free(&w);
+    assert_int_equal(tok__bpe_token(v->bpe, v, "\xc4\xa0world", 6), -1);
+    assert_int_equal(tok__bpe_token(v->bpe, v, " world", 6), G_WORLD);
+    assert_int_equal(tok__bpe_token(v->bpe, v, "<tag>", 5), -1); /* special */
 }
 
 /* ---- merges that cannot load ---- */
@@ -329,7 +330,7 @@ static void test_no_merges(void **state) {
     int32_t ids[8];
     assert_int_equal(eng_tokenize(m, "hello", 5, ids, 8), 5);
     assert_int_equal(ids[0], 'h');
-    assert_int_equal(eng__bpe_n_merges(m->vocab.bpe), 0);
+    assert_int_equal(tok__bpe_n_merges(m->vocab.bpe), 0);
     eng_model_free(m);
 }
 

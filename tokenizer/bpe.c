@@ -25,11 +25,11 @@
  * vocabularies have a few hundred thousand merges. */
 enum { BP_MAX_MERGES = 1 << 22 };
 
-/* The memo (eng_bpe_work): direct-mapped, pieces of 2..BP_MEMO_LEN bytes
+/* The memo (tok__bpe_work): direct-mapped, pieces of 2..BP_MEMO_LEN bytes
  * that encode to at most BP_MEMO_IDS ids. */
 enum { BP_MEMO_SLOTS = 4096, BP_MEMO_LEN = 16, BP_MEMO_IDS = 8 };
 
-struct eng_bpe_memo {
+struct tok__bpe_memo {
     uint8_t len;   /* 0: empty */
     uint8_t n_ids;
     char bytes[BP_MEMO_LEN];
@@ -47,7 +47,7 @@ typedef struct bpe__merge_slot {
     int32_t result; /* id of AB */
 } bpe__merge_slot;
 
-struct eng_bpe {
+struct tok__bpe {
     bpe__tok_slot *tok;     /* open addressing, linear probing; owned */
     uint64_t tok_mask;     /* slots - 1 (a power of two minus one) */
     bpe__merge_slot *merge; /* same scheme; owned */
@@ -59,7 +59,7 @@ struct eng_bpe {
  * `right`. It is stale unless that left symbol's next is still `right` and
  * the right symbol's id is still right_id: a symbol's id changes only when
  * it absorbs its right neighbour, which also changes its next. */
-struct eng_bpe_cand {
+struct tok__bpe_cand {
     uint64_t key;     /* rank << 32 | left index: lower pops first */
     int32_t right;
     int32_t right_id;
@@ -91,7 +91,7 @@ static bool bpe__is_special(uint8_t type) {
     return type == GGUF_TOKEN_CONTROL || type == GGUF_TOKEN_USER_DEFINED;
 }
 
-int32_t eng__bpe_token(const struct eng_bpe *b, const eng_vocab *v,
+int32_t tok__bpe_token(const struct tok__bpe *b, const tok_vocab *v,
                        const char *bytes, int64_t len) {
     uint64_t h = bpe__hash_bytes(bytes, len);
     for (uint64_t s = h & b->tok_mask;; s = (s + 1) & b->tok_mask) {
@@ -107,7 +107,7 @@ int32_t eng__bpe_token(const struct eng_bpe *b, const eng_vocab *v,
 
 /* Every non-empty non-special token, lowest id first so a repeated text
  * keeps its lowest id. */
-static int bpe__build_tokens(struct eng_bpe *b, const eng_vocab *v, sb_err *err) {
+static int bpe__build_tokens(struct tok__bpe *b, const tok_vocab *v, sb_err *err) {
     b->tok_mask = bpe__mask_for((uint64_t)v->n);
     b->tok = b->tok_mask ? malloc((b->tok_mask + 1) * sizeof *b->tok) : NULL;
     if (!b->tok)
@@ -118,7 +118,7 @@ static int bpe__build_tokens(struct eng_bpe *b, const eng_vocab *v, sb_err *err)
         int64_t len = (int64_t)(v->off[i + 1] - v->off[i]);
         const char *p = v->bytes + v->off[i];
         if (bpe__is_special(v->type[i]) || len == 0 ||
-            eng__bpe_token(b, v, p, len) >= 0)
+            tok__bpe_token(b, v, p, len) >= 0)
             continue;
         uint64_t h = bpe__hash_bytes(p, len), s = h & b->tok_mask;
         while (b->tok[s].id >= 0) s = (s + 1) & b->tok_mask;
@@ -128,7 +128,7 @@ static int bpe__build_tokens(struct eng_bpe *b, const eng_vocab *v, sb_err *err)
 }
 
 /* The slot of pair (a, b): where it is, or the empty slot it would take. */
-static bpe__merge_slot *bpe__merge_slot_of(const struct eng_bpe *b, int32_t a,
+static bpe__merge_slot *bpe__merge_slot_of(const struct tok__bpe *b, int32_t a,
                                          int32_t c) {
     uint64_t pair = (uint64_t)(uint32_t)a << 32 | (uint32_t)c;
     for (uint64_t s = sb_mix64(pair) & b->merge_mask;;
@@ -141,7 +141,7 @@ static bpe__merge_slot *bpe__merge_slot_of(const struct eng_bpe *b, int32_t a,
 
 /* Reads merge i ("A B") into ids; -1 with err naming the merge. `buf` has
  * room for the string's length. */
-static int bpe__parse_merge(const struct eng_bpe *b, const eng_vocab *v,
+static int bpe__parse_merge(const struct tok__bpe *b, const tok_vocab *v,
                            gguf_str s, uint64_t i, char *buf, int32_t ids[3],
                            sb_err *err) {
     static const char key[] = "tokenizer.ggml.merges";
@@ -158,9 +158,9 @@ static int bpe__parse_merge(const struct eng_bpe *b, const eng_vocab *v,
         return sb_err_set(err, __func__, "%s[%llu] ('%.*s') is not in GPT-2 "
                           "byte-to-unicode form", key, (unsigned long long)i,
                           show, s.ptr);
-    ids[0] = eng__bpe_token(b, v, buf, na);
-    ids[1] = eng__bpe_token(b, v, buf + na, nb);
-    ids[2] = eng__bpe_token(b, v, buf, na + nb);
+    ids[0] = tok__bpe_token(b, v, buf, na);
+    ids[1] = tok__bpe_token(b, v, buf + na, nb);
+    ids[2] = tok__bpe_token(b, v, buf, na + nb);
     const char *what = ids[0] < 0 ? "its left part" : ids[1] < 0 ? "its right part"
                      : ids[2] < 0 ? "the merged token" : NULL;
     if (what)
@@ -170,7 +170,7 @@ static int bpe__parse_merge(const struct eng_bpe *b, const eng_vocab *v,
     return 0;
 }
 
-static int bpe__load_merges(struct eng_bpe *b, const eng_vocab *v,
+static int bpe__load_merges(struct tok__bpe *b, const tok_vocab *v,
                            const gguf_file *f, sb_err *err) {
     static const char key[] = "tokenizer.ggml.merges";
     gguf_vtype et;
@@ -220,32 +220,32 @@ fail:
     return -1;
 }
 
-struct eng_bpe *eng__bpe_load(const eng_vocab *v, const gguf_file *f,
+struct tok__bpe *tok__bpe_load(const tok_vocab *v, const gguf_file *f,
                               sb_err *err) {
-    struct eng_bpe *b = calloc(1, sizeof *b);
+    struct tok__bpe *b = calloc(1, sizeof *b);
     if (!b) {
         sb_err_set(err, __func__, "out of memory");
         return NULL;
     }
     if (bpe__build_tokens(b, v, err) || bpe__load_merges(b, v, f, err)) {
-        eng__bpe_free(b);
+        tok__bpe_free(b);
         return NULL;
     }
     return b;
 }
 
-void eng__bpe_free(struct eng_bpe *b) {
+void tok__bpe_free(struct tok__bpe *b) {
     if (!b) return;
     free(b->tok);
     free(b->merge);
     free(b);
 }
 
-int64_t eng__bpe_n_merges(const struct eng_bpe *b) { return b->n_merges; }
+int64_t tok__bpe_n_merges(const struct tok__bpe *b) { return b->n_merges; }
 
 /* ==== encoding ============================================================== */
 
-void eng__bpe_work_free(eng_bpe_work *w) {
+void tok__bpe_work_free(tok__bpe_work *w) {
     free(w->memo);
     free(w->id);
     free(w->next);
@@ -256,7 +256,7 @@ void eng__bpe_work_free(eng_bpe_work *w) {
 
 /* Makes room for n symbols (and 2n heap entries: n - 1 pairs at first, and
  * each merge pops one and pushes at most two). */
-static int bpe__work_reserve(eng_bpe_work *w, int64_t n) {
+static int bpe__work_reserve(tok__bpe_work *w, int64_t n) {
     if (n <= w->cap) return 0;
     int64_t cap = w->cap * 2 > n ? w->cap * 2 : n;
     int32_t *id = realloc(w->id, (size_t)cap * sizeof *id);
@@ -265,14 +265,14 @@ static int bpe__work_reserve(eng_bpe_work *w, int64_t n) {
     if (next) w->next = next;
     int32_t *prev = realloc(w->prev, (size_t)cap * sizeof *prev);
     if (prev) w->prev = prev;
-    struct eng_bpe_cand *heap = realloc(w->heap, 2 * (size_t)cap * sizeof *heap);
+    struct tok__bpe_cand *heap = realloc(w->heap, 2 * (size_t)cap * sizeof *heap);
     if (heap) w->heap = heap;
     if (!id || !next || !prev || !heap) return -1;
     w->cap = cap;
     return 0;
 }
 
-static void bpe__heap_push(eng_bpe_work *w, struct eng_bpe_cand c) {
+static void bpe__heap_push(tok__bpe_work *w, struct tok__bpe_cand c) {
     int64_t i = w->heap_n++;
     while (i > 0 && w->heap[(i - 1) / 2].key > c.key) {
         w->heap[i] = w->heap[(i - 1) / 2];
@@ -281,8 +281,8 @@ static void bpe__heap_push(eng_bpe_work *w, struct eng_bpe_cand c) {
     w->heap[i] = c;
 }
 
-static struct eng_bpe_cand bpe__heap_pop(eng_bpe_work *w) {
-    struct eng_bpe_cand top = w->heap[0], last = w->heap[--w->heap_n];
+static struct tok__bpe_cand bpe__heap_pop(tok__bpe_work *w) {
+    struct tok__bpe_cand top = w->heap[0], last = w->heap[--w->heap_n];
     int64_t i = 0, n = w->heap_n;
     for (;;) {
         int64_t c = 2 * i + 1;
@@ -297,21 +297,21 @@ static struct eng_bpe_cand bpe__heap_pop(eng_bpe_work *w) {
 }
 
 /* Queues the pair (left, right) when the merge table has it. */
-static void bpe__offer(const struct eng_bpe *b, eng_bpe_work *w, int32_t left,
+static void bpe__offer(const struct tok__bpe *b, tok__bpe_work *w, int32_t left,
                       int32_t right) {
     const bpe__merge_slot *m = bpe__merge_slot_of(b, w->id[left], w->id[right]);
     if (m->rank < 0) return;
-    bpe__heap_push(w, (struct eng_bpe_cand){(uint64_t)m->rank << 32 |
+    bpe__heap_push(w, (struct tok__bpe_cand){(uint64_t)m->rank << 32 |
                                                (uint32_t)left,
                                            right, w->id[right]});
 }
 
 /* Runs the merges over the n symbols already in w. */
-static void bpe__merge_all(const struct eng_bpe *b, eng_bpe_work *w, int32_t n) {
+static void bpe__merge_all(const struct tok__bpe *b, tok__bpe_work *w, int32_t n) {
     w->heap_n = 0;
     for (int32_t i = 0; i + 1 < n; i++) bpe__offer(b, w, i, i + 1);
     while (w->heap_n > 0) {
-        struct eng_bpe_cand c = bpe__heap_pop(w);
+        struct tok__bpe_cand c = bpe__heap_pop(w);
         int32_t left = (int32_t)(c.key & 0xffffffffu), right = c.right;
         if (w->next[left] != right || w->id[right] != c.right_id) continue;
         w->id[left] = bpe__merge_slot_of(b, w->id[left], w->id[right])->result;
@@ -326,7 +326,7 @@ static void bpe__merge_all(const struct eng_bpe *b, eng_bpe_work *w, int32_t n) 
 
 /* The memo slot for a short piece (2..BP_MEMO_LEN bytes), or NULL when the
  * memo cannot be had. */
-static struct eng_bpe_memo *bpe__memo_slot(eng_bpe_work *w, const char *p,
+static struct tok__bpe_memo *bpe__memo_slot(tok__bpe_work *w, const char *p,
                                           int64_t n) {
     if (n > BP_MEMO_LEN) return NULL;
     /* a short text is not worth the table: start it at the 64th piece */
@@ -340,8 +340,8 @@ static struct eng_bpe_memo *bpe__memo_slot(eng_bpe_work *w, const char *p,
 }
 
 /* Runs BPE over the piece's bytes into out (no memo). */
-static int64_t bpe__encode_fresh(const struct eng_bpe *b, const eng_vocab *v,
-                                eng_bpe_work *w, const unsigned char *s,
+static int64_t bpe__encode_fresh(const struct tok__bpe *b, const tok_vocab *v,
+                                tok__bpe_work *w, const unsigned char *s,
                                 int64_t n, int32_t *out) {
     if (bpe__work_reserve(w, n)) return -1;
     for (int32_t i = 0; i < (int32_t)n; i++) {
@@ -355,8 +355,8 @@ static int64_t bpe__encode_fresh(const struct eng_bpe *b, const eng_vocab *v,
     return k;
 }
 
-int64_t eng__bpe_encode(const struct eng_bpe *b, const eng_vocab *v,
-                        eng_bpe_work *w, const char *piece, int64_t n,
+int64_t tok__bpe_encode(const struct tok__bpe *b, const tok_vocab *v,
+                        tok__bpe_work *w, const char *piece, int64_t n,
                         int32_t *out) {
     const unsigned char *s = (const unsigned char *)piece;
     if (n <= 0 || n > INT32_MAX) return -1;
@@ -364,7 +364,7 @@ int64_t eng__bpe_encode(const struct eng_bpe *b, const eng_vocab *v,
         for (int64_t i = 0; i < n; i++) out[i] = v->byte_id[s[i]];
         return n;
     }
-    struct eng_bpe_memo *e = bpe__memo_slot(w, piece, n);
+    struct tok__bpe_memo *e = bpe__memo_slot(w, piece, n);
     if (e && e->len == n && !memcmp(e->bytes, piece, (size_t)n)) {
         memcpy(out, e->ids, e->n_ids * sizeof *out);
         return e->n_ids;

@@ -1,5 +1,5 @@
 /*
- * engine/pretok.c: WHATWG UTF-8 repair, NFC, character classes and the
+ * tokenizer/pretok.c: WHATWG UTF-8 repair, NFC, character classes and the
  * qwen2 pre-token split. Every expected split below was derived by hand
  * from the pattern (pretok.c's header) and checked once against node's
  * RegExp running the reference's rewritten pattern; every repair against
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/tokenizer_internal.h"
+#include "../../tokenizer/tokenizer_internal.h"
 
 /* ---- the split ---- */
 
@@ -24,7 +24,7 @@ static void check_split(const char *text, const char *const *want) {
     int64_t n = (int64_t)strlen(text), at = 0;
     int k = 0;
     while (at < n) {
-        int64_t end = eng__pretok_next(text, n, at);
+        int64_t end = tok__pretok_next(text, n, at);
         if (end <= at || end > n) fail_msg("'%s': piece end %lld at %lld", text,
                                            (long long)end, (long long)at);
         if (!want[k])
@@ -137,7 +137,7 @@ static void test_split_after_nfc(void **state) {
     const char *text = "caf" "e\xcc\x81" "s";
     char *norm = NULL;
     int64_t n = 0;
-    assert_int_equal(eng__nfc(text, (int64_t)strlen(text), &norm, &n), 0);
+    assert_int_equal(tok__nfc(text, (int64_t)strlen(text), &norm, &n), 0);
     assert_non_null(norm);
     SPLIT(norm, "caf\xc3\xa9s");
     free(norm);
@@ -149,30 +149,30 @@ static void test_classes(void **state) {
     (void)state;
     for (uint32_t c = 0; c < 128; c++) {
         unsigned want = 0;
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) want = ENG_PT_L;
-        if (c >= '0' && c <= '9') want = ENG_PT_N;
-        if (c == ' ' || (c >= 9 && c <= 13)) want = ENG_PT_S;
-        if (c == '\n' || c == '\r') want |= ENG_PT_NL;
-        assert_int_equal(eng__pretok_class(c), want);
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) want = TOK_PT_L;
+        if (c >= '0' && c <= '9') want = TOK_PT_N;
+        if (c == ' ' || (c >= 9 && c <= 13)) want = TOK_PT_S;
+        if (c == '\n' || c == '\r') want |= TOK_PT_NL;
+        assert_int_equal(tok__pretok_class(c), want);
     }
     static const uint32_t spaces[] = {0xA0, 0x1680, 0x2000, 0x2005, 0x200A,
                                       0x2028, 0x2029, 0x202F, 0x205F, 0x3000,
                                       0xFEFF};
     for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
-        assert_int_equal(eng__pretok_class(spaces[i]), ENG_PT_S);
-    assert_int_equal(eng__pretok_class(0x85), 0);     /* NEL: Cc, not \s */
-    assert_int_equal(eng__pretok_class(0x180E), 0);   /* Cf since Unicode 6.3 */
-    assert_int_equal(eng__pretok_class(0x200B), 0);   /* ZWSP: Cf */
-    assert_int_equal(eng__pretok_class(0xE9), ENG_PT_L);
-    assert_int_equal(eng__pretok_class(0x17F), ENG_PT_L);
-    assert_int_equal(eng__pretok_class(0x6F22), ENG_PT_L);
-    assert_int_equal(eng__pretok_class(0x2B0), ENG_PT_L);  /* Lm */
-    assert_int_equal(eng__pretok_class(0xB2), ENG_PT_N);   /* No */
-    assert_int_equal(eng__pretok_class(0x216B), ENG_PT_N); /* Nl */
-    assert_int_equal(eng__pretok_class(0x661), ENG_PT_N);  /* Nd */
-    assert_int_equal(eng__pretok_class(0x301), 0);         /* Mn */
-    assert_int_equal(eng__pretok_class(0x1F642), 0);       /* So */
-    assert_int_equal(eng__pretok_class(0xFFFD), 0);
+        assert_int_equal(tok__pretok_class(spaces[i]), TOK_PT_S);
+    assert_int_equal(tok__pretok_class(0x85), 0);     /* NEL: Cc, not \s */
+    assert_int_equal(tok__pretok_class(0x180E), 0);   /* Cf since Unicode 6.3 */
+    assert_int_equal(tok__pretok_class(0x200B), 0);   /* ZWSP: Cf */
+    assert_int_equal(tok__pretok_class(0xE9), TOK_PT_L);
+    assert_int_equal(tok__pretok_class(0x17F), TOK_PT_L);
+    assert_int_equal(tok__pretok_class(0x6F22), TOK_PT_L);
+    assert_int_equal(tok__pretok_class(0x2B0), TOK_PT_L);  /* Lm */
+    assert_int_equal(tok__pretok_class(0xB2), TOK_PT_N);   /* No */
+    assert_int_equal(tok__pretok_class(0x216B), TOK_PT_N); /* Nl */
+    assert_int_equal(tok__pretok_class(0x661), TOK_PT_N);  /* Nd */
+    assert_int_equal(tok__pretok_class(0x301), 0);         /* Mn */
+    assert_int_equal(tok__pretok_class(0x1F642), 0);       /* So */
+    assert_int_equal(tok__pretok_class(0xFFFD), 0);
 }
 
 /* ---- repair ---- */
@@ -181,7 +181,7 @@ static void check_repair(const char *in, size_t n, const char *want,
                          size_t want_n) {
     char *out = NULL;
     int64_t len = -1;
-    assert_int_equal(eng__utf8_repair(in, (int64_t)n, &out, &len), 0);
+    assert_int_equal(tok__utf8_repair(in, (int64_t)n, &out, &len), 0);
     if (!want) {
         assert_null(out);
         assert_int_equal(len, n);
@@ -226,7 +226,7 @@ static void test_repair(void **state) {
 static void check_nfc(const char *in, const char *want) {
     char *out = NULL;
     int64_t len = -1;
-    assert_int_equal(eng__nfc(in, (int64_t)strlen(in), &out, &len), 0);
+    assert_int_equal(tok__nfc(in, (int64_t)strlen(in), &out, &len), 0);
     if (!want) {
         assert_null(out);
         assert_int_equal(len, strlen(in));

@@ -28,7 +28,7 @@ typedef struct specials__node {
     uint8_t byte;    /* the byte on the edge into this node */
 } specials__node;
 
-struct eng_specials {
+struct tok__specials {
     specials__node *node;     /* n_node nodes; node 0 is the root (unused fields) */
     int32_t n_node;
     int32_t n_tokens;   /* distinct token texts inserted */
@@ -41,7 +41,7 @@ static bool specials__is_special(uint8_t type) {
 
 /* The child of node `at` along byte b, or -1. The root's children are
  * indexed by `first` so the common first step costs one load. */
-static int32_t specials__child(const struct eng_specials *s, int32_t at, uint8_t b) {
+static int32_t specials__child(const struct tok__specials *s, int32_t at, uint8_t b) {
     if (at == 0) return s->first[b];
     for (int32_t c = s->node[at].child; c >= 0; c = s->node[c].sibling)
         if (s->node[c].byte == b) return c;
@@ -50,7 +50,7 @@ static int32_t specials__child(const struct eng_specials *s, int32_t at, uint8_t
 
 /* Appends a child of `at` along b; the node array has room (sized by the
  * caller from the total special bytes). */
-static int32_t specials__add_child(struct eng_specials *s, int32_t at, uint8_t b) {
+static int32_t specials__add_child(struct tok__specials *s, int32_t at, uint8_t b) {
     int32_t c = s->n_node++;
     s->node[c] = (specials__node){.child = -1, .sibling = -1, .id = -1, .byte = b};
     if (at == 0) {
@@ -63,7 +63,7 @@ static int32_t specials__add_child(struct eng_specials *s, int32_t at, uint8_t b
 }
 
 /* Inserts token id's text; a text already present keeps its lower id. */
-static void specials__insert(struct eng_specials *s, const char *text, uint64_t len,
+static void specials__insert(struct tok__specials *s, const char *text, uint64_t len,
                        int32_t id) {
     int32_t at = 0;
     for (uint64_t i = 0; i < len; i++) {
@@ -76,7 +76,7 @@ static void specials__insert(struct eng_specials *s, const char *text, uint64_t 
     }
 }
 
-struct eng_specials *eng__specials_build(const eng_vocab *v, sb_err *err) {
+struct tok__specials *tok__specials_build(const tok_vocab *v, sb_err *err) {
     uint64_t total = 1; /* the root */
     for (int32_t i = 0; i < v->n; i++)
         if (specials__is_special(v->type[i])) total += v->off[i + 1] - v->off[i];
@@ -87,10 +87,10 @@ struct eng_specials *eng__specials_build(const eng_vocab *v, sb_err *err) {
                    "fewer than 2^31", (unsigned long long)total);
         return NULL;
     }
-    struct eng_specials *s = calloc(1, sizeof *s);
+    struct tok__specials *s = calloc(1, sizeof *s);
     if (s) s->node = malloc((size_t)total * sizeof *s->node);
     if (!s || !s->node) {
-        eng__specials_free(s);
+        tok__specials_free(s);
         sb_err_set(err, __func__, "out of memory for the special-token trie "
                    "(%llu nodes)", (unsigned long long)total);
         return NULL;
@@ -106,19 +106,19 @@ struct eng_specials *eng__specials_build(const eng_vocab *v, sb_err *err) {
     return s;
 }
 
-void eng__specials_free(struct eng_specials *s) {
+void tok__specials_free(struct tok__specials *s) {
     if (!s) return;
     free(s->node);
     free(s);
 }
 
-int32_t eng__specials_count(const struct eng_specials *s) {
+int32_t tok__specials_count(const struct tok__specials *s) {
     return s->n_tokens;
 }
 
 /* The longest token starting at text[0] (n > 0 bytes available): its length,
  * or 0 when none starts there. */
-static int64_t specials__longest(const struct eng_specials *s, const char *text,
+static int64_t specials__longest(const struct tok__specials *s, const char *text,
                            int64_t n, int32_t *id) {
     int64_t best = 0;
     int32_t at = 0;
@@ -133,7 +133,7 @@ static int64_t specials__longest(const struct eng_specials *s, const char *text,
     return best;
 }
 
-int64_t eng__specials_next(const struct eng_specials *s, const char *text,
+int64_t tok__specials_next(const struct tok__specials *s, const char *text,
                            int64_t n, int64_t from, int64_t *len, int32_t *id) {
     for (int64_t p = from; p < n; p++) {
         if (s->first[(uint8_t)text[p]] < 0) continue;
@@ -148,7 +148,7 @@ int64_t eng__specials_next(const struct eng_specials *s, const char *text,
     return n;
 }
 
-int32_t eng__specials_find(const struct eng_specials *s, const char *text,
+int32_t tok__specials_find(const struct tok__specials *s, const char *text,
                            int64_t len) {
     int32_t at = 0;
     for (int64_t j = 0; j < len && at >= 0; j++)
