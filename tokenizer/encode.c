@@ -18,7 +18,7 @@ typedef struct encode__job {
     int32_t *piece;     /* one piece's ids; piece_cap entries; owned */
     int64_t piece_cap;
     tok__bpe_work work;  /* owned */
-    /* eng_tokenize_cuts: n_cuts byte offsets (borrowed) and their answers,
+    /* tok_encode's cuts: n_cuts byte offsets (borrowed) and their answers,
      * ENCODE__UNDECIDED until the encoder passes the offset. */
     const int64_t *cuts;
     int64_t *cut_at;
