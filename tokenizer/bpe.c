@@ -221,7 +221,7 @@ fail:
 }
 
 struct tok__bpe *tok__bpe_load(const tok_vocab *v, const gguf_file *f,
-                              sb_err *err) {
+                               sb_err *err) {
     struct tok__bpe *b = calloc(1, sizeof *b);
     if (!b) {
         sb_err_set(err, __func__, "out of memory");

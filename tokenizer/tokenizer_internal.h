@@ -93,7 +93,7 @@ struct tok__bpe;
  * with A, B and AB normal tokens and no pair repeated; anything else is a
  * load error naming the merge. */
 struct tok__bpe *tok__bpe_load(const tok_vocab *v, const gguf_file *f,
-                              sb_err *err);
+                               sb_err *err);
 void tok__bpe_free(struct tok__bpe *b);
 int64_t tok__bpe_n_merges(const struct tok__bpe *b);
 

@@ -138,7 +138,7 @@ static int vocab__load_tables(tok_vocab *v, const gguf_file *f, sb_err *err) {
 }
 
 int tok_vocab_load(tok_vocab *v, const gguf_file *f, int32_t n_vocab,
-                    sb_err *err) {
+                   sb_err *err) {
     static const char key[] = "tokenizer.ggml.tokens";
     memset(v, 0, sizeof *v);
     v->n = n_vocab;
