@@ -148,4 +148,16 @@ int sb_open_read(const char *path, const char *what, sb_err *err);
 /* sb_open_read as a stdio stream ("rb"; caller fcloses), or NULL. */
 FILE *sb_fopen_read(const char *path, const char *what, sb_err *err);
 
+/* Reads what is left of stream f (left open), at most max bytes (max >= 0),
+ * into a malloc'd buffer NUL-terminated past *len (caller frees *data).
+ * One byte past max is read to know the stream is too long. -1 with errno
+ * set: EISDIR for a directory, EFBIG past max, ENOMEM, else the read's
+ * error. For inputs that may be stdin or a device (cli/util.c). */
+int sb_read_stream(FILE *f, int64_t max, char **data, int64_t *len);
+/* A regular file read whole by name: sb_fopen_read, then sb_read_stream.
+ * 0, or -1 with err "WHAT: cannot read 'PATH': REASON" or "WHAT: 'PATH' is
+ * larger than MAX bytes". */
+int sb_read_file(const char *path, const char *what, int64_t max, char **data,
+                 int64_t *len, sb_err *err);
+
 #endif /* SB_BASE_H */

@@ -226,3 +226,61 @@ FILE *sb_fopen_read(const char *path, const char *what, sb_err *err) {
     }
     return f;
 }
+
+/* ==== reading a file whole ================================================== */
+
+/* buf[cap + 1] grown to hold up to max + 1 bytes (one past max tells a
+ * stream too long); 0, or an errno: EFBIG when already at max + 1. */
+static int sb__grow(char **buf, size_t *cap, size_t max) {
+    size_t want = *cap * 2 > max + 1 ? max + 1 : *cap * 2;
+    if (want <= *cap) return EFBIG;
+    char *grown = realloc(*buf, want + 1);
+    if (!grown) return ENOMEM;
+    *buf = grown;
+    *cap = want;
+    return 0;
+}
+
+int sb_read_stream(FILE *f, int64_t max, char **data, int64_t *len) {
+    /* a directory opens fine with fopen and then fails every read with
+     * EISDIR, which stdio reports as a mere error flag */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        return -1;
+    }
+    size_t cap = 1 << 16, n = 0, limit = (size_t)max;
+    char *buf = malloc(cap + 1);
+    int e = buf ? 0 : ENOMEM;
+    while (!e) {
+        if (n == cap && (e = sb__grow(&buf, &cap, limit))) break;
+        errno = 0;
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n > limit) e = EFBIG;
+        else if (got == 0) e = ferror(f) ? (errno ? errno : EIO) : -1;
+    }
+    if (e > 0) {
+        free(buf);
+        errno = e;
+        return -1;
+    }
+    buf[n] = '\0';
+    *data = buf;
+    *len = (int64_t)n;
+    return 0;
+}
+
+int sb_read_file(const char *path, const char *what, int64_t max, char **data,
+                 int64_t *len, sb_err *err) {
+    FILE *f = sb_fopen_read(path, what, err);
+    if (!f) return -1;
+    int rc = sb_read_stream(f, max, data, len);
+    int e = errno;
+    fclose(f);
+    if (rc == 0) return 0;
+    if (e == EFBIG)
+        return sb_err_set(err, what, "'%s' is larger than %lld bytes", path,
+                          (long long)max);
+    return sb_err_set(err, what, "cannot read '%s': %s", path, strerror(e));
+}

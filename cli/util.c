@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -79,53 +78,14 @@ int cli_parse_float(const char *s, double lo, double hi, float *out) {
     return 0;
 }
 
-/* Refuses what cannot be read as a stream of bytes with a clear reason: a
- * directory opens fine with fopen and then fails every read with EISDIR,
- * which stdio reports as a mere error flag. */
-static int cli__check_stream(FILE *f) {
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        errno = EISDIR;
-        return -1;
-    }
-    return 0;
-}
-
 int cli_read_file(const char *path, int64_t max, char **data, int64_t *len) {
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
     if (!f) return -1;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = NULL;
-    int err = cli__check_stream(f) ? EISDIR : 0;
-    if (!err && !(buf = malloc(cap + 1))) err = ENOMEM;
-    while (!err) {
-        if (n == cap) {
-            /* one byte past max is enough to know the file is too long */
-            size_t want = cap * 2 > (size_t)max + 1 ? (size_t)max + 1 : cap * 2;
-            char *grown = want > cap ? realloc(buf, want + 1) : NULL;
-            if (!grown) {
-                err = want > cap ? ENOMEM : EFBIG;
-                break;
-            }
-            buf = grown;
-            cap = want;
-        }
-        errno = 0;
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n > (size_t)max) err = EFBIG;
-        else if (got == 0) err = ferror(f) ? (errno ? errno : EIO) : -1;
-    }
+    int rc = sb_read_stream(f, max, data, len);
+    int e = errno;
     if (f != stdin) fclose(f);
-    if (err > 0) {
-        free(buf);
-        errno = err;
-        return -1;
-    }
-    buf[n] = '\0';
-    *data = buf;
-    *len = (int64_t)n;
-    return 0;
+    errno = e;
+    return rc;
 }
 
 int cli_read_fail(const char *cmd, const char *what, const char *path,

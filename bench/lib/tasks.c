@@ -30,25 +30,7 @@ static char *tasks__join(const char *dir, const char *name) {
 /* The whole file, NUL-terminated, at most TASKS__MAX_FILE bytes. */
 static int tasks__read(const char *path, char **data, int64_t *len,
                        sb_err *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sb_err_set(err, "bench task", "cannot read '%s': %s", path,
-                          strerror(errno));
-    char *buf = malloc(TASKS__MAX_FILE + 1);
-    size_t n = buf ? fread(buf, 1, TASKS__MAX_FILE + 1, f) : 0;
-    int bad = !buf ? ENOMEM : ferror(f) ? EIO : 0;
-    fclose(f);
-    if (bad || n > TASKS__MAX_FILE) {
-        free(buf);
-        return bad ? sb_err_set(err, "bench task", "cannot read '%s': %s",
-                                path, strerror(bad))
-                   : sb_err_set(err, "bench task", "'%s' is larger than %d "
-                                "bytes", path, TASKS__MAX_FILE);
-    }
-    buf[n] = '\0';
-    *data = buf;
-    *len = (int64_t)n;
-    return 0;
+    return sb_read_file(path, "bench task", TASKS__MAX_FILE, data, len, err);
 }
 
 /* The one entry of folder `dir` named PREFIX.EXT, as a malloc'd path;

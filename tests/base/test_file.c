@@ -224,8 +224,51 @@ static void test_read_refuses_fifo_and_directory(void **state) {
     unlink(fifo);
 }
 
+/* A file read whole: its bytes NUL-terminated, one past the cap refused
+ * naming the cap, a directory and a FIFO refused by name, a read across
+ * the 64 KiB first buffer grown exactly to the cap. */
+static void test_read_file_whole_and_bounded(void **state) {
+    (void)state;
+    const char *p = in_dir(0, "whole");
+    put(p, "abcdef");
+    sb_err err = {0};
+    char *data = NULL;
+    int64_t len = -1;
+    assert_int_equal(sb_read_file(p, "bench task", 6, &data, &len, &err), 0);
+    assert_int_equal(len, 6);
+    assert_string_equal(data, "abcdef");
+    free(data);
+    assert_int_equal(sb_read_file(p, "bench task", 5, &data, &len, &err), -1);
+    assert_non_null(strstr(err.msg, "bench task: "));
+    assert_non_null(strstr(err.msg, "is larger than 5 bytes"));
+    err = (sb_err){0};
+    assert_int_equal(sb_read_file(g_dir, "bench task", 9, &data, &len, &err), -1);
+    assert_non_null(strstr(err.msg, "is a directory"));
+    err = (sb_err){0};
+    assert_int_equal(sb_read_file(in_dir(1, "absent"), "cost table", 9, &data,
+                                  &len, &err), -1);
+    assert_non_null(strstr(err.msg, "cost table: cannot open"));
+    /* 100,000 bytes: past the first 64 KiB buffer, exactly at the cap */
+    const char *big = in_dir(2, "big");
+    FILE *f = fopen(big, "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 100000; i++) fputc('a' + i % 26, f);
+    fclose(f);
+    err = (sb_err){0};
+    assert_int_equal(sb_read_file(big, "t", 100000, &data, &len, &err), 0);
+    assert_int_equal(len, 100000);
+    assert_int_equal(data[99999], 'a' + 99999 % 26);
+    assert_int_equal(data[100000], '\0');
+    free(data);
+    assert_int_equal(sb_read_file(big, "t", 99999, &data, &len, &err), -1);
+    assert_non_null(strstr(err.msg, "larger than 99999 bytes"));
+    unlink(p);
+    unlink(big);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_file_whole_and_bounded),
         cmocka_unit_test(test_write_creates_and_replaces),
         cmocka_unit_test(test_planted_temporary_link),
         cmocka_unit_test(test_refuses_what_is_not_a_regular_file),
