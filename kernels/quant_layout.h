@@ -96,16 +96,4 @@ static inline void krn__k_scale_min(const uint8_t *s, int j, uint8_t *sc,
     }
 }
 
-/* The 6-bit value of element e (0..255) of a Q6_K block, 0..63. Element
- * e lives in 128-element half c = e/128, quarter k = (e%128)/32, lane
- * l = e%32: its low 4 bits are a nibble of ql[64c + l + 32(k&1)] (low for
- * k < 2, high otherwise), its top 2 bits are bits 2k..2k+1 of qh[32c + l]. */
-static inline int krn__q6_value(const uint8_t *blk, int e) {
-    int c = e / 128, k = (e % 128) / 32, l = e % 32;
-    uint8_t lo = blk[64 * c + l + 32 * (k & 1)];
-    uint8_t hi = blk[KRN__Q6_K_QH + 32 * c + l];
-    int nib = k < 2 ? (lo & 0x0F) : (lo >> 4);
-    return nib | (((hi >> (2 * k)) & 3) << 4);
-}
-
 #endif /* SB_KERNELS_QUANT_LAYOUT_H */
