@@ -1,5 +1,5 @@
 /*
- * finite.c — finite-value checks where they are cheap (issue 24): a
+ * finite.c — finite-value checks where they are cheap (docs/limits.md): a
  * model's weight scales at load, and each sampled row of logits.
  *
  * Why these two. A non-finite weight never errs on its own: NaN flows

@@ -402,7 +402,7 @@ void eng_model_describe(const eng_model *m, FILE *out) {
     int64_t eos_len = 0;
     const char *eos = m->eos >= 0 ? eng_token_bytes(m, m->eos, &eos_len) : "";
     /* Both come from the file: escaped, so that a name holding terminal
-     * control sequences is shown, not obeyed (issue 24). The caps keep the
+     * control sequences is shown, not obeyed. The caps keep the
      * shown text as short as before (200 and 40 bytes of the file's). */
     char shown_name[4 * 200 + 1], shown_eos[4 * 40 + 1];
     sb_escape_text(name.ptr, name.len < 200 ? (size_t)name.len : 200, shown_name,

@@ -13,7 +13,7 @@
  *
  * One didChange may carry many changes (a replace-all sends one per hit).
  * Copying the document once per change made N changes cost N times its
- * size (issue 24: 40,000 changes to 32 MB never finished), and so did
+ * size (40,000 changes to a 32 MB document never finished), and so did
  * finding each position from the document's start. Instead the document is
  * copied once into a gap buffer whose gap sits at a cursor: a position
  * known both as a byte offset (gs) and as a line and column. A change moves

@@ -1,7 +1,7 @@
 /*
  * bench.h — the public face of bench/lib/, the benchmark library: what
  * `sb bench` (cli/cmd_bench.c) runs on the code-edit tasks of bench/edits/
- * (issue 7), and the engine measurements that the programs
+ * and the engine measurements that the programs
  * bench/programs/engine_steps.c and membw.c print on their own.
  *
  *     sb_err err = {0};

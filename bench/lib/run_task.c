@@ -28,7 +28,7 @@ int bench_task_plan(const eng_model *m, const bench_task *t,
                        t->expected_len, &reply, &r->reply_tokens, &why))
         return sb_err_set(err, "bench task", "%s: %s", t->name, why.msg);
     free(reply);
-    /* Generation length = the expected answer's length (issue 7), so a
+    /* Generation length = the expected answer's length, so a
      * model that writes the right edit ends its turn just at the cap. */
     int64_t cap = r->reply_tokens;
     if (max_tokens > 0 && max_tokens < cap) cap = max_tokens;

@@ -1,5 +1,5 @@
 /*
- * exact.c — the prefix cache changes no output (issue 34): every task of
+ * exact.c — the prefix cache changes no output: every task of
  * the given folders (bench/edits' format: input.EXT, instruction.txt,
  * expected.EXT) edited four ways on one session, whose generated ids must
  * be identical:

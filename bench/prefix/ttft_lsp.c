@@ -1,5 +1,5 @@
 /*
- * ttft_lsp.c — the prefix cache through the language server (issue 34):
+ * ttft_lsp.c — the prefix cache through the language server:
  * two edits of one 1,000-line document, different regions and different
  * instructions, and the time each takes to its first token.
  *

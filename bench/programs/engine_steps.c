@@ -11,7 +11,7 @@
  * 1-row step; the weight bytes a decode step reads (bench_streamed_bytes)
  * over that time, and on CUDA as a share of the device's copy bandwidth
  * measured in the same run (whose ratio to the bytes is the memory floor);
- * and for the 7b shape on an H200, llama.cpp's figures (issue 4) beside.
+ * and for the 7b shape on an H200, llama.cpp's figures of 2026-12-02 beside.
  * --rows N times only steps of N rows (one line per depth, no table): a
  * profiler's launch counts then start at the first such step.
  */
@@ -56,7 +56,7 @@ static int parse(int argc, char **argv, bench_opts *o) {
     return o->reps >= 1 && o->only_rows >= 0 && o->only_rows <= KRN_MAX_ROWS ? 0 : -1;
 }
 
-/* llama.cpp on one H200, from issue 4 (measured 2026-12-02: upstream commit
+/* llama.cpp on one H200 (measured 2026-12-02: upstream commit
  * 3f545bec, sm_90 build, `llama-bench -ngl 99 -fa 1`, F16 KV cache, CUDA
  * graphs; a synthetic Qwen2.5-7B-shaped Q4_K_M of 4,683,070,752 bytes;
  * steady-state medians). Its passes of 2+ tokens computed logits for the
@@ -179,7 +179,7 @@ static int run(const bench_opts *o, eng_model *m, sb_err *err) {
         fflush(stdout);
     }
     if (rc == 0 && gbs > 0)
-        printf("floor = weight bytes / copy bandwidth; llama.cpp: issue 4's H200 figures "
+        printf("floor = weight bytes / copy bandwidth; llama.cpp: its H200 figures of 2026-12-02 "
                "(its 2+ token passes computed the last row's logits only; ours compute "
                "every row's)\n");
     eng_session_destroy(s);

@@ -1,5 +1,5 @@
 /*
- * finite_cost — what the finite-value checks (engine/finite.c, issue 24)
+ * finite_cost — what the finite-value checks (engine/finite.c)
  * cost against what they guard, on one model:
  *   - load: eng_model_load's wall time, and the weight check alone (every
  *     tensor the model reads, run again here on the loaded model);

@@ -7,14 +7,17 @@
 # with lib/libcmocka.so.0.
 #
 # usage: bench/programs/gpu_session.sh NAME=ARCHIVE... (env: OUT, the log folder;
+#        MODEL, the model file (made by the first build's sb mkmodel when
+#        absent; default /tmp/sb-7b-q4_k_m.gguf);
 #        STEPS="--depth 0 --depth 4096 --reps 20" engine_steps' options;
 #        PROFILE=1 also runs each build's table with SB_CUDA_PROFILE=1;
-#        VARIANTS="kg0:SB_CUDA_KGEMV=0 split:SB_CUDA_ATTN=split,SB_CUDA_GRAPHS=0"
-#        extra tables of the first build under those settings
-#        (kernels/cuda/cuda_backend.h); NCU="REGEX:SKIP:COUNT ..." Nsight
-#        Compute reports of those kernel launches of the first build, with
-#        NCU_SECTIONS="SpeedOfLight ..." in place of the default sections
-#        and NCU_ENV="SB_CUDA_MMA_MIN_ROWS=32 ..." in its environment)
+#        VARIANTS="mmvq0:SB_CUDA_MMVQ=0 split:SB_CUDA_ATTN=split,SB_CUDA_GRAPHS=0"
+#        extra tables of the first build under those settings (the
+#        SB_CUDA_* switches of kernels/cuda/cuda_backend.h, docs/environment.md);
+#        NCU="REGEX:SKIP:COUNT ..." Nsight Compute reports of those kernel
+#        launches of the first build, with NCU_SECTIONS="SpeedOfLight ..."
+#        in place of the default sections and NCU_ENV="SB_CUDA_MMVQ=16 ..."
+#        in its environment)
 # The first build's tests run first; a failure stops the run.
 set -uo pipefail
 OUT=${OUT:-/tmp/sb-gpu-out}

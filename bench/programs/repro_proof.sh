@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cross-machine proof of issue 23, one command per device call, from the
+# The cross-machine proof (bench/RESULTS.md), one command per device call, from the
 # repository root (README: "A GPU machine without the build's -dev packages"
 # says how to carry BUILD there; this needs build-gpu/sb and build-gpu/sb-lsp:
 # `make BUILD=build-gpu build-gpu/sb build-gpu/sb-lsp`). Prints every hash;

@@ -71,7 +71,7 @@ static void test_directory_input(void **state) {
     assert_int_equal(test_sb("edit -m '%s' --file '%s' --instruction x", model,
                              test_sb_dir()), 1);
     expect_err("it is a directory, expected a file");
-    /* the other inputs read by name (issue 38): a cost table said
+    /* the other inputs read by name: a cost table said
      * "Input/output error", replay "read failed after line 0", and
      * compare, --ids-in and --vocab parsed a directory as empty JSON */
     const char *dir = test_sb_dir();

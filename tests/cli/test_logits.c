@@ -1,5 +1,5 @@
 /*
- * Inspectable outputs (issue 9), through the built binary ("$SB_BUILD/sb"):
+ * Inspectable outputs, through the built binary ("$SB_BUILD/sb"):
  * sb logits dumps, sb compare, and sb generate --ids, each checked against
  * the engine API called in-process on the tiny synthetic models, and
  * sb compare against the committed transformers reference within the

@@ -1,4 +1,4 @@
-/* What sb's writers do with hostile output paths (issue 38): a link
+/* What sb's writers do with hostile output paths (docs/limits.md): a link
  * planted at the old temporary name PATH.tmp is not followed, a FIFO or a
  * device at PATH is refused and left as it was, and a file size limit ends
  * in one line with no temporary left. Through the built binary. */

@@ -183,7 +183,7 @@ static void test_context_ids(void **state) {
 
 /* A file that cannot fit the context whatever its tokens (more bytes
  * than the longest token times the context) is refused before it is
- * tokenized (issue 38: a 60 MB document was tokenized, ~4.6 s that no
+ * tokenized (before, a 60 MB document was tokenized, ~4.6 s that no
  * cancel interrupted, only to fail on its length). Before: the job was
  * made, all of it tokenized. */
 static void test_file_past_the_context(void **state) {

@@ -1,5 +1,5 @@
 /*
- * Non-finite values (issue 24, item 5): a weight scale or a float weight
+ * Non-finite values (docs/limits.md): a weight scale or a float weight
  * that is NaN or Inf is refused at load, naming the tensor and the block
  * or element; logits that come out non-finite from finite weights stop
  * generation with an error naming the step, plain and speculative alike,
@@ -68,7 +68,7 @@ static void expect_refused(const char *path, const char *want1,
         fail_msg("error '%s' lacks '%s' or '%s'", err.msg, want1, want2);
 }
 
-/* Float tensors: an Inf in output_norm (the issue's all-NaN logits), a
+/* Float tensors: an Inf in output_norm (the case of all-NaN logits), a
  * NaN in a layer's norm, which was absorbed silently. */
 static void test_float_weights(void **state) {
     (void)state;
@@ -87,7 +87,7 @@ static void test_float_weights(void **state) {
                    "row 1, column 44");
 }
 
-/* Quantized tensors: the scales. Q8_0's d (the issue's NaN scales in a
+/* Quantized tensors: the scales. Q8_0's d (the case of NaN scales in a
  * token_embd), Q4_K's dmin, Q6_K's d at the end of its block. */
 static void test_quantized_scales(void **state) {
     (void)state;
@@ -117,7 +117,7 @@ static const char *overflowing_model(void) {
     return patched(MK_RECIPE_F32, "output_norm.weight", 0, big, sizeof big, 0, 1);
 }
 
-/* Issue 38: a norm weight of 3e38 in the first layer makes activations
+/* Before: a norm weight of 3e38 in the first layer makes activations
  * Inf and then NaN; the quantizer made the NaNs codes of 0, and generation
  * exited 0 with other tokens. Now a group holding a NaN has a NaN scale,
  * its products are NaN, and the step's check stops generation. */

@@ -1,5 +1,5 @@
 /*
- * The model file changed under a loaded model (issue 24, item 1): a loaded
+ * The model file changed under a loaded model: a loaded
  * model holds its own copy of the file, so truncating, rewriting or
  * replacing the file afterwards neither crashes a step (it was SIGBUS:
  * weights pointed into a mapping of the file) nor changes the weights or

@@ -160,7 +160,7 @@ static void test_quantize_act(void **state) {
     assert_same_float(b[15].d, 50.0f / 127.0f);
     assert_true(b[16].d < b[8].d);
 
-    /* A NaN makes its group's scale NaN (issue 38: it was quantized to a
+    /* A NaN makes its group's scale NaN (it was quantized to a
      * code of 0 under the others' scale, and the logits came out finite
      * and wrong); every other group keeps its bits. */
     krn_act_block clean[N / 32];

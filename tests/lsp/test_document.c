@@ -226,7 +226,7 @@ static void test_changes_match_reference(void **state) {
     }
 }
 
-/* Issue 24: 40,000 one-character changes to a 32 MB document, as a
+/* 40,000 one-character changes to a 32 MB document, as a
  * replace-all sends them, first to last and last to first. The result is
  * checked byte for byte, and the work is bounded by counting it: the old
  * code copied the document once per change (over a terabyte here). */
@@ -375,7 +375,7 @@ static void test_open_limit(void **state) {
     lsp_docs_destroy(d);
 }
 
-/* At most LSP_MAX_OPEN_BYTES in all open documents (issue 38: 1,024 of
+/* At most LSP_MAX_OPEN_BYTES in all open documents (before, 1,024 of
  * 64 MiB could be held): a didOpen past it is refused, a change that would
  * pass it is refused and leaves the text as it was, reopening a document
  * counts its new text only. */

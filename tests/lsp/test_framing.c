@@ -79,7 +79,7 @@ static void test_bad_headers_are_skipped(void **state) {
 
 /* A header block with a bad Content-Length that carries a body, then a
  * good message: the body's bytes must not be glued to the next header
- * (issue 24: every later message got -32700). Each kind of bad length,
+ * (before, every later message got -32700). Each kind of bad length,
  * each body arriving in chunks of every size. */
 static void test_bad_length_with_body_resyncs(void **state) {
     (void)state;

@@ -247,7 +247,7 @@ static void expect_answered(client *c) {
 }
 
 /* Each kind of bad Content-Length carrying a body, glued to a good request:
- * one -32700 for the bad message, then the good one answered (issue 24:
+ * one -32700 for the bad message, then the good one answered (before,
  * every later message, shutdown included, got -32700). */
 static void test_framing_recovers(void **state) {
     (void)state;
@@ -283,7 +283,7 @@ static void test_framing_recovers(void **state) {
 }
 
 /* A NUL inside a string: "shutdown\u0000anything" is not shutdown, and a
- * URI with a NUL is not its prefix (issue 24). */
+ * URI with a NUL is not its prefix. */
 static void test_nul_in_strings(void **state) {
     (void)state;
     client c;
@@ -364,7 +364,7 @@ static void change_whole(client *c, int version, const char *text) {
 
 /* A didChange whose version does not increase is refused and told, the
  * document is out of sync (no edit runs on it) until the whole text comes
- * again (issue 24: versions were not checked). */
+ * again (versions were once not checked). */
 static void test_versions(void **state) {
     (void)state;
     client c;

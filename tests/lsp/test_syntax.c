@@ -138,7 +138,7 @@ static void test_region_python(void **state) {
     assert_memory_equal(src + a, want, strlen(want));
 }
 
-/* A text of any size is parsed only around the range (issue 38: an empty
+/* A text of any size is parsed only around the range (before, an empty
  * codeAction parsed a 60 MB document whole on the message thread, 31 s and
  * 3.4 GB). Past 64 MiB, the old limit, no region was found at all; now the
  * one around the cursor is, at the right offsets. A single line too long

@@ -294,7 +294,7 @@ static void limit_file_size(rlim_t bytes) {
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
 }
 
-/* Issue 24: a short write (a full disk; here a file-size limit, which
+/* A short write (a full disk; here a file-size limit, which
  * write() meets the same way) leaves a torn line. The same writer's next
  * entry must start a line of its own and read back, not continue the torn
  * line and be lost with it. */
