@@ -82,13 +82,13 @@ typedef struct cmp_row {
 
 /* ==== options ============================================================= */
 
-static int cmp__limit(const char *name, const char *s, float *out) {
+static int cli__cmp_limit(const char *name, const char *s, float *out) {
     if (cli_parse_float(s, 0.0, 1e30, out))
         return cli_usage("compare", "%s '%s': expected a number >= 0", name, s);
     return CLI_OK;
 }
 
-static int cmp__parse(int argc, char **argv, cmp_opts *o) {
+static int cli__cmp_parse(int argc, char **argv, cmp_opts *o) {
     static const struct option longs[] = {
         {"ref-prompt", 1, 0, 'r'}, {"max-abs", 1, 0, 'a'}, {"max-rel", 1, 0, 'l'},
         {"max-scaled", 1, 0, 's'}, {"tie", 1, 0, 't'}, {"help", 0, 0, 'h'},
@@ -103,10 +103,10 @@ static int cmp__parse(int argc, char **argv, cmp_opts *o) {
             if (cli_parse_int(optarg, 0, 1 << 16, &o->ref_prompt))
                 rc = cli_usage("compare", "--ref-prompt '%s': expected 0..65536", optarg);
             break;
-        case 'a': rc = cmp__limit("--max-abs", optarg, &o->max_abs); break;
-        case 'l': rc = cmp__limit("--max-rel", optarg, &o->max_rel); break;
-        case 's': rc = cmp__limit("--max-scaled", optarg, &o->max_scaled); break;
-        case 't': rc = cmp__limit("--tie", optarg, &o->tie); break;
+        case 'a': rc = cli__cmp_limit("--max-abs", optarg, &o->max_abs); break;
+        case 'l': rc = cli__cmp_limit("--max-rel", optarg, &o->max_rel); break;
+        case 's': rc = cli__cmp_limit("--max-scaled", optarg, &o->max_scaled); break;
+        case 't': rc = cli__cmp_limit("--tie", optarg, &o->tie); break;
         case 'h': fputs(cli__cmp_help, stdout); return -1;
         default: return cli_bad_option("compare");
         }
@@ -120,20 +120,20 @@ static int cmp__parse(int argc, char **argv, cmp_opts *o) {
 
 /* ==== a reference file (SBREF002) ========================================= */
 
-static int cmp__get(cmp_src *s, void *p, size_t n) {
+static int cli__cmp_get(cmp_src *s, void *p, size_t n) {
     if (fread(p, 1, n, s->f) == n) return CLI_OK;
     return cli_fail("compare", "%s: truncated reference file", s->path);
 }
 
 /* Finds prompt k of the reference: its ids and the offset of its rows.
  * Every count and size is checked against the file before it is used. */
-static int cmp__ref_open(cmp_src *s, long k) {
+static int cli__cmp_ref_open(cmp_src *s, long k) {
     struct stat st;
     if (fstat(fileno(s->f), &st)) return cli_fail("compare", "%s: %m", s->path);
     char sha[64];
     uint32_t n_prompts;
-    if (fseeko(s->f, 8, SEEK_SET) || cmp__get(s, sha, 64) ||
-        cmp__get(s, &n_prompts, 4))
+    if (fseeko(s->f, 8, SEEK_SET) || cli__cmp_get(s, sha, 64) ||
+        cli__cmp_get(s, &n_prompts, 4))
         return CLI_FAIL;
     memcpy(s->sha, sha, 64);
     s->sha[64] = '\0';
@@ -148,18 +148,18 @@ static int cmp__ref_open(cmp_src *s, long k) {
                         s->path, n_prompts - 1);
     for (long i = 0;; i++) {
         uint32_t n_tok, n_vocab;
-        if (cmp__get(s, &n_tok, 4)) return CLI_FAIL;
+        if (cli__cmp_get(s, &n_tok, 4)) return CLI_FAIL;
         if (n_tok < 1 || n_tok > 1u << 24)
             return cli_fail("compare", "%s: prompt %ld has %u tokens; expected "
                             "1..16777216", s->path, i, n_tok);
         if (i == k) {
             s->seq = malloc((size_t)n_tok * sizeof *s->seq);
             if (!s->seq) return cli_fail("compare", "out of memory");
-            if (cmp__get(s, s->seq, (size_t)n_tok * sizeof *s->seq)) return CLI_FAIL;
+            if (cli__cmp_get(s, s->seq, (size_t)n_tok * sizeof *s->seq)) return CLI_FAIL;
         } else if (fseeko(s->f, (off_t)n_tok * 4, SEEK_CUR)) {
             return cli_fail("compare", "%s: %m", s->path);
         }
-        if (cmp__get(s, &n_vocab, 4)) return CLI_FAIL;
+        if (cli__cmp_get(s, &n_vocab, 4)) return CLI_FAIL;
         if (n_vocab < 1 || n_vocab > 1u << 24)
             return cli_fail("compare", "%s: prompt %ld has n_vocab %u; expected "
                             "1..16777216", s->path, i, n_vocab);
@@ -190,8 +190,8 @@ static int cmp__ref_open(cmp_src *s, long k) {
 
 /* ==== a dump of sb logits (PREFIX.json + PREFIX.bin) ====================== */
 
-static int cmp__int(const cmp_src *s, const json_t *j, const char *key,
-                    json_int_t lo, json_int_t hi, int64_t *out) {
+static int cli__cmp_int(const cmp_src *s, const json_t *j, const char *key,
+                        json_int_t lo, json_int_t hi, int64_t *out) {
     const json_t *v = json_object_get(j, key);
     if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
         return cli_fail("compare", "%s: \"%s\" must be an integer in %lld..%lld",
@@ -200,8 +200,8 @@ static int cmp__int(const cmp_src *s, const json_t *j, const char *key,
     return CLI_OK;
 }
 
-static int cmp__ids(const cmp_src *s, const json_t *j, const char *key,
-                    int32_t **ids, int32_t *n) {
+static int cli__cmp_ids(const cmp_src *s, const json_t *j, const char *key,
+                        int32_t **ids, int32_t *n) {
     char what[300];
     snprintf(what, sizeof what, "%s: \"%s\"", s->path, key);
     return cli_ids_from_json("compare", what, json_object_get(j, key), s->n_vocab,
@@ -209,7 +209,7 @@ static int cmp__ids(const cmp_src *s, const json_t *j, const char *key,
 }
 
 /* The .bin beside the .json: logits_file must be a plain file name. */
-static int cmp__data_path(cmp_src *s, const json_t *j) {
+static int cli__cmp_data_path(cmp_src *s, const json_t *j) {
     const char *name = json_string_value(json_object_get(j, "logits_file"));
     if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
         return cli_fail("compare", "%s: \"logits_file\" must name a file beside it",
@@ -224,7 +224,7 @@ static int cmp__data_path(cmp_src *s, const json_t *j) {
 }
 
 /* Reads the description (untrusted: every field checked) and opens the rows. */
-static int cmp__dump_read(cmp_src *s, const json_t *j) {
+static int cli__cmp_dump_read(cmp_src *s, const json_t *j) {
     const char *format = json_string_value(json_object_get(j, "format"));
     if (!format || strcmp(format, "sb-logits-1"))
         return cli_fail("compare", "%s: neither an sb logits description "
@@ -232,14 +232,14 @@ static int cmp__dump_read(cmp_src *s, const json_t *j) {
                         s->path);
     int64_t n_vocab, steps, first, rows;
     int32_t *prompt = NULL, *greedy = NULL, n_prompt = 0, n_greedy = 0;
-    if (cmp__int(s, j, "n_vocab", 1, 1 << 24, &n_vocab)) return CLI_FAIL;
+    if (cli__cmp_int(s, j, "n_vocab", 1, 1 << 24, &n_vocab)) return CLI_FAIL;
     s->n_vocab = (int32_t)n_vocab;
     int rc = CLI_FAIL;
-    if (cmp__int(s, j, "steps", 0, 1 << 24, &steps) ||
-        cmp__int(s, j, "first_position", 0, INT32_MAX, &first) ||
-        cmp__int(s, j, "rows", 1, INT32_MAX, &rows) ||
-        cmp__ids(s, j, "prompt_ids", &prompt, &n_prompt) ||
-        cmp__ids(s, j, "greedy_ids", &greedy, &n_greedy) || cmp__data_path(s, j))
+    if (cli__cmp_int(s, j, "steps", 0, 1 << 24, &steps) ||
+        cli__cmp_int(s, j, "first_position", 0, INT32_MAX, &first) ||
+        cli__cmp_int(s, j, "rows", 1, INT32_MAX, &rows) ||
+        cli__cmp_ids(s, j, "prompt_ids", &prompt, &n_prompt) ||
+        cli__cmp_ids(s, j, "greedy_ids", &greedy, &n_greedy) || cli__cmp_data_path(s, j))
         goto done;
     if (n_prompt < 1 || n_greedy != steps || (first != 0 && first != n_prompt - 1) ||
         rows != n_prompt + steps - first) {
@@ -270,7 +270,7 @@ done:
 }
 
 /* Opens the rows file and checks it holds exactly the rows described. */
-static int cmp__dump_rows(cmp_src *s) {
+static int cli__cmp_dump_rows(cmp_src *s) {
     sb_err err = {0};
     s->f = sb_fopen_read(s->data_path, "rows file", &err);
     struct stat st;
@@ -289,7 +289,7 @@ static int cmp__dump_rows(cmp_src *s) {
     return CLI_OK;
 }
 
-static int cmp__open(cmp_src *s, const char *path, long ref_prompt) {
+static int cli__cmp_open(cmp_src *s, const char *path, long ref_prompt) {
     s->path = path;
     sb_err err = {0};
     s->f = sb_fopen_read(path, "input", &err);
@@ -298,7 +298,7 @@ static int cmp__open(cmp_src *s, const char *path, long ref_prompt) {
     if (fread(magic, 1, 8, s->f) == 8 && !memcmp(magic, "SBREF002", 8)) {
         s->data_path = cli_path_with(path, "");
         if (!s->data_path) return cli_fail("compare", "out of memory");
-        return cmp__ref_open(s, ref_prompt);
+        return cli__cmp_ref_open(s, ref_prompt);
     }
     rewind(s->f);
     json_error_t jerr;
@@ -308,18 +308,18 @@ static int cmp__open(cmp_src *s, const char *path, long ref_prompt) {
     if (!j)
         return cli_fail("compare", "%s: neither an SBREF002 reference nor JSON: "
                         "%s (line %d)", path, jerr.text, jerr.line);
-    int rc = cmp__dump_read(s, j);
+    int rc = cli__cmp_dump_read(s, j);
     json_decref(j);
-    return rc ? rc : cmp__dump_rows(s);
+    return rc ? rc : cli__cmp_dump_rows(s);
 }
 
-static void cmp__close(cmp_src *s) {
+static void cli__cmp_close(cmp_src *s) {
     if (s->f) fclose(s->f);
     free(s->seq);
     free(s->data_path);
 }
 
-static int cmp__row_read(const cmp_src *s, int64_t pos, float *out) {
+static int cli__cmp_row_read(const cmp_src *s, int64_t pos, float *out) {
     size_t n = (size_t)s->n_vocab;
     off_t off = (off_t)(s->data_off + (pos - s->first) * (int64_t)n * 4);
     if (fseeko(s->f, off, SEEK_SET) || fread(out, sizeof *out, n, s->f) != n)
@@ -332,7 +332,7 @@ static int cmp__row_read(const cmp_src *s, int64_t pos, float *out) {
 
 /* Top-1 (lowest id on a tie, as greedy sampling picks), its margin over the
  * runner-up relative to the largest |logit|. v is finite. */
-static void cmp__top(const float *v, int32_t n, int32_t *top1, double *margin) {
+static void cli__cmp_top(const float *v, int32_t n, int32_t *top1, double *margin) {
     int32_t best = 0;
     double scale = fabs(v[0]);
     for (int32_t i = 1; i < n; i++) {
@@ -346,14 +346,14 @@ static void cmp__top(const float *v, int32_t n, int32_t *top1, double *margin) {
     *margin = n < 2 ? INFINITY : ((double)v[best] - second) / (scale > 0 ? scale : 1.0);
 }
 
-static bool cmp__finite(const float *v, int32_t n) {
+static bool cli__cmp_finite(const float *v, int32_t n) {
     for (int32_t i = 0; i < n; i++)
         if (!isfinite(v[i])) return false;
     return true;
 }
 
-static cmp_row cmp__row(const float *a, const float *b, int32_t n) {
-    cmp_row r = {.finite = cmp__finite(a, n) && cmp__finite(b, n)};
+static cmp_row cli__cmp_row(const float *a, const float *b, int32_t n) {
+    cmp_row r = {.finite = cli__cmp_finite(a, n) && cli__cmp_finite(b, n)};
     if (!r.finite) {
         r.max_abs = r.rel_l2 = r.scaled = NAN;
         r.top1[0] = r.top1[1] = -1;
@@ -369,8 +369,8 @@ static cmp_row cmp__row(const float *a, const float *b, int32_t n) {
     }
     r.rel_l2 = b2 > 0 ? sqrt(d2 / b2) : (d2 > 0 ? INFINITY : 0);
     r.scaled = bmax > 0 ? r.max_abs / bmax : (r.max_abs > 0 ? INFINITY : 0);
-    cmp__top(a, n, &r.top1[0], &r.margin[0]);
-    cmp__top(b, n, &r.top1[1], &r.margin[1]);
+    cli__cmp_top(a, n, &r.top1[0], &r.margin[0]);
+    cli__cmp_top(b, n, &r.top1[1], &r.margin[1]);
     return r;
 }
 
@@ -383,7 +383,7 @@ typedef struct cmp_sum {
     double *scaled;                       /* per finite row, for the median */
 } cmp_sum;
 
-static void cmp__describe(const char *side, const cmp_src *s) {
+static void cli__cmp_describe(const char *side, const cmp_src *s) {
     if (s->reference)
         printf("%s: %s, reference (teacher-forced), weights sha256 %.16s, rows "
                "for positions 0..%lld\n", side, s->path, s->sha,
@@ -394,8 +394,8 @@ static void cmp__describe(const char *side, const cmp_src *s) {
                (long long)s->first, (long long)s->n_seq - 1);
 }
 
-static void cmp__account(cmp_sum *sum, const cmp_row *r, int64_t pos,
-                         const cmp_opts *o) {
+static void cli__cmp_account(cmp_sum *sum, const cmp_row *r, int64_t pos,
+                             const cmp_opts *o) {
     sum->rows++;
     if (!r->finite) {
         sum->non_finite++;
@@ -430,26 +430,26 @@ static void cmp__account(cmp_sum *sum, const cmp_row *r, int64_t pos,
            tie ? "benign, a near-tie" : "BUG, a clear margin");
 }
 
-static int cmp__order(const void *x, const void *y) {
+static int cli__cmp_order(const void *x, const void *y) {
     double a = *(const double *)x, b = *(const double *)y;
     return (a > b) - (a < b);
 }
 
 /* Prints the exceeded limit and returns 1, or 0 when within it. */
-static int cmp__over(const char *name, float limit, double worst, int64_t at) {
+static int cli__cmp_over(const char *name, float limit, double worst, int64_t at) {
     if (limit < 0 || worst <= limit) return 0;
     printf("%s %.3e at position %lld exceeds %s %g\n", name + 2, worst,
            (long long)at, name, limit);
     return 1;
 }
 
-static int cmp__run(const cmp_opts *o, cmp_src *a, cmp_src *b) {
+static int cli__cmp_run(const cmp_opts *o, cmp_src *a, cmp_src *b) {
     if (a->n_vocab != b->n_vocab)
         return cli_fail("compare", "A has n_vocab %d but B has %d: logits over "
                         "different vocabularies cannot be compared",
                         (int)a->n_vocab, (int)b->n_vocab);
-    cmp__describe("A", a);
-    cmp__describe("B", b);
+    cli__cmp_describe("A", a);
+    cli__cmp_describe("B", b);
     if (!a->reference && !b->reference && strcmp(a->sha, b->sha))
         printf("note: A and B come from different model files\n");
     int64_t same = 0, end = a->n_seq < b->n_seq ? a->n_seq : b->n_seq;
@@ -470,19 +470,19 @@ static int cmp__run(const cmp_opts *o, cmp_src *a, cmp_src *b) {
     }
     printf("position     max_abs      rel_l2      scaled   top1_A   top1_B\n");
     for (int64_t pos = lo; pos < same; pos++) {
-        if (cmp__row_read(a, pos, ra) || cmp__row_read(b, pos, rb)) goto done;
-        cmp_row r = cmp__row(ra, rb, a->n_vocab);
-        cmp__account(&sum, &r, pos, o);
+        if (cli__cmp_row_read(a, pos, ra) || cli__cmp_row_read(b, pos, rb)) goto done;
+        cmp_row r = cli__cmp_row(ra, rb, a->n_vocab);
+        cli__cmp_account(&sum, &r, pos, o);
     }
     if (same < end)
         printf("the tokens differ at position %lld (A %d, B %d): later rows "
                "are not compared\n", (long long)same, (int)a->seq[same],
                (int)b->seq[same]);
-    int over = cmp__over("--max-abs", o->max_abs, sum.max_abs, sum.at_abs) +
-               cmp__over("--max-rel", o->max_rel, sum.max_rel, sum.at_rel) +
-               cmp__over("--max-scaled", o->max_scaled, sum.max_scaled, sum.at_scaled);
+    int over = cli__cmp_over("--max-abs", o->max_abs, sum.max_abs, sum.at_abs) +
+               cli__cmp_over("--max-rel", o->max_rel, sum.max_rel, sum.at_rel) +
+               cli__cmp_over("--max-scaled", o->max_scaled, sum.max_scaled, sum.at_scaled);
     int64_t n_fin = sum.rows - sum.non_finite;
-    qsort(sum.scaled, (size_t)n_fin, sizeof *sum.scaled, cmp__order);
+    qsort(sum.scaled, (size_t)n_fin, sizeof *sum.scaled, cli__cmp_order);
     double median = n_fin > 0 ? sum.scaled[n_fin / 2] : NAN;
     const char *verdict = sum.bugs ? "BUG" : over ? "exceeded"
                           : sum.divergences ? "benign" : "ok";
@@ -500,16 +500,16 @@ done:
 
 int cli_compare(int argc, char **argv) {
     cmp_opts o;
-    int rc = cmp__parse(argc, argv, &o);
+    int rc = cli__cmp_parse(argc, argv, &o);
     if (rc) return rc < 0 ? CLI_OK : rc;
     cmp_src s[2] = {{0}, {0}};
-    rc = cmp__open(&s[0], o.path[0], o.ref_prompt);
-    if (!rc) rc = cmp__open(&s[1], o.path[1], o.ref_prompt);
+    rc = cli__cmp_open(&s[0], o.path[0], o.ref_prompt);
+    if (!rc) rc = cli__cmp_open(&s[1], o.path[1], o.ref_prompt);
     if (!rc && o.ref_prompt >= 0 && !s[0].reference && !s[1].reference)
         rc = cli_usage("compare", "--ref-prompt given, but neither file is an "
                        "SBREF002 reference");
-    if (!rc) rc = cmp__run(&o, &s[0], &s[1]);
-    cmp__close(&s[0]);
-    cmp__close(&s[1]);
+    if (!rc) rc = cli__cmp_run(&o, &s[0], &s[1]);
+    cli__cmp_close(&s[0]);
+    cli__cmp_close(&s[1]);
     return rc;
 }

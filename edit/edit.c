@@ -2,8 +2,8 @@
  * edit.c — edit_run: prompt, draft, generate, extract (edit.h).
  *
  * Progress is reported once per step. With speculation on, a step is one
- * accept() of the drafter, so the drafter is wrapped (run__propose,
- * run__accept) to count drafts and call the progress callback there; with
+ * accept() of the drafter, so the drafter is wrapped (edit__propose,
+ * edit__accept) to count drafts and call the progress callback there; with
  * speculation off every token is a step, and on_token reports it. Either
  * way cancelling only sets a flag that on_token answers at the next token:
  * stopping goes through the engine's one stop path, so a cancelled edit
@@ -56,7 +56,7 @@ typedef struct edit__run {
 } edit__run;
 
 /* Tells the callback about the step just done; sets cancel on request. */
-static void run__report(edit__run *run) {
+static void edit__report(edit__run *run) {
     edit_progress *p = &run->prog;
     p->elapsed_s = sb_now() - run->t0;
     p->tok_s = p->elapsed_s > 0 ? p->tokens / p->elapsed_s : 0.0;
@@ -66,7 +66,7 @@ static void run__report(edit__run *run) {
         run->cancel = true;
 }
 
-static int run__on_token(void *ctx, int32_t id) {
+static int edit__on_token(void *ctx, int32_t id) {
     edit__run *run = ctx;
     if (run->cancel) {
         run->cancelled = true;
@@ -75,7 +75,7 @@ static int run__on_token(void *ctx, int32_t id) {
     if (!run->inner) {
         run->prog.tokens++;
         run->prog.steps++;
-        run__report(run);
+        edit__report(run);
         if (run->cancel) {
             run->cancelled = true;
             return 1;
@@ -84,13 +84,13 @@ static int run__on_token(void *ctx, int32_t id) {
     return id == run->end_id;
 }
 
-static void run__begin(void *ctx, const int32_t *prompt, int32_t n_prompt) {
+static void edit__begin(void *ctx, const int32_t *prompt, int32_t n_prompt) {
     edit__run *run = ctx;
     if (run->inner->begin) run->inner->begin(run->inner->ctx, prompt, n_prompt);
 }
 
-static int32_t run__propose(void *ctx, const int32_t *out, int32_t n_out,
-                            int32_t max_draft, int32_t *draft) {
+static int32_t edit__propose(void *ctx, const int32_t *out, int32_t n_out,
+                             int32_t max_draft, int32_t *draft) {
     edit__run *run = ctx;
     int32_t d = run->inner->propose(run->inner->ctx, out, n_out, max_draft,
                                     draft);
@@ -101,7 +101,7 @@ static int32_t run__propose(void *ctx, const int32_t *out, int32_t n_out,
 /* A step committed n tokens: its accepted guesses and one sample, unless
  * the step stopped on a guess (then n - 1 counts one guess too few; this
  * is for progress only, the result's statistics are the engine's). */
-static void run__accept(void *ctx, const int32_t *tokens, int32_t n) {
+static void edit__accept(void *ctx, const int32_t *tokens, int32_t n) {
     edit__run *run = ctx;
     if (run->inner->accept) run->inner->accept(run->inner->ctx, tokens, n);
     if (run->prog.steps > 0) {
@@ -111,12 +111,12 @@ static void run__accept(void *ctx, const int32_t *tokens, int32_t n) {
     run->last_draft = 0;
     run->prog.tokens += n;
     run->prog.steps++;
-    if (!run->cancel) run__report(run); /* never again once cancelled */
+    if (!run->cancel) edit__report(run); /* never again once cancelled */
 }
 
 /* The raw reply: every token's bytes but a final end-of-turn token's. */
-static int run__answer(const eng_model *m, edit_result *res, int32_t end_id,
-                       sb_err *err) {
+static int edit__answer(const eng_model *m, edit_result *res, int32_t end_id,
+                        sb_err *err) {
     const eng_gen_result *g = &res->gen;
     int32_t n = g->n_tokens;
     int32_t eos = eng_model_eos(m);
@@ -142,7 +142,7 @@ static int run__answer(const eng_model *m, edit_result *res, int32_t end_id,
 }
 
 /* Why a reply without a closing fence ended, for the error line. */
-static const char *run__why(const eng_gen_result *g) {
+static const char *edit__why(const eng_gen_result *g) {
     switch (g->stop) {
     case ENG_STOP_LENGTH: return "reached the token cap";
     case ENG_STOP_CONTEXT: return "filled the context";
@@ -151,7 +151,7 @@ static const char *run__why(const eng_gen_result *g) {
 }
 
 /* Takes the edited file out of the reply, or says why it cannot. */
-static int run__extract(const edit__job *job, edit_result *res, sb_err *err) {
+static int edit__extract(const edit__job *job, edit_result *res, sb_err *err) {
     int64_t n = 0;
     sb_err why = {0};
     if (edit_extract(res->answer, res->answer_len, job->fence_len,
@@ -160,7 +160,7 @@ static int run__extract(const edit__job *job, edit_result *res, sb_err *err) {
         return sb_err_set(err, "edit_run", "the model's answer has no closing "
                           "fence (%lld backticks on a line of their own): it "
                           "%s after %d tokens", (long long)job->fence_len,
-                          run__why(&res->gen), (int)res->gen.n_tokens);
+                          edit__why(&res->gen), (int)res->gen.n_tokens);
     }
     res->text = malloc((size_t)n + 1);
     if (!res->text)
@@ -173,15 +173,15 @@ static int run__extract(const edit__job *job, edit_result *res, sb_err *err) {
 }
 
 /* Generates the reply into res->gen. */
-static int run__generate(eng_session *s, const edit__job *job,
-                         const edit_opts *o, edit__run *run, edit_result *res,
-                         sb_err *err) {
+static int edit__generate(eng_session *s, const edit__job *job,
+                          const edit_opts *o, edit__run *run, edit_result *res,
+                          sb_err *err) {
     edit__drafter drafter;
     if (edit__drafter_make(o->drafter, job, o->costs,
                            &drafter, err))
         return -1;
-    eng_drafter wrapped = {.ctx = run, .begin = run__begin,
-                           .propose = run__propose, .accept = run__accept};
+    eng_drafter wrapped = {.ctx = run, .begin = edit__begin,
+                           .propose = edit__propose, .accept = edit__accept};
     eng_gen_params p = eng_gen_defaults();
     p.n_max = edit__max_tokens(o, job);
     p.sampling = o->sampling;
@@ -191,7 +191,7 @@ static int run__generate(eng_session *s, const edit__job *job,
         run->inner = &drafter.table;
         p.drafter = &wrapped;
     }
-    int rc = eng_generate(s, job->prompt_ids, job->n_prompt, &p, run__on_token,
+    int rc = eng_generate(s, job->prompt_ids, job->n_prompt, &p, edit__on_token,
                           run, &res->gen, err);
     edit__drafter_free(&drafter);
     return rc;
@@ -199,13 +199,13 @@ static int run__generate(eng_session *s, const edit__job *job,
 
 int edit__finish(const eng_model *m, const edit__job *job, bool cancelled,
                  edit_result *res, sb_err *err) {
-    if (run__answer(m, res, edit__end_id(m), err)) return -1;
+    if (edit__answer(m, res, edit__end_id(m), err)) return -1;
     if (cancelled) {
         res->status = EDIT_CANCELLED;
         return sb_err_set(err, "edit_run", "cancelled after %d tokens",
                           (int)res->gen.n_tokens);
     }
-    return run__extract(job, res, err);
+    return edit__extract(job, res, err);
 }
 
 int edit_run(eng_session *s, const edit_request *req, const edit_opts *o,
@@ -225,7 +225,7 @@ int edit_run(eng_session *s, const edit_request *req, const edit_opts *o,
     res->fence_len = job.fence_len;
     res->n_prompt = job.n_prompt;
     eng_tokens_sha256(job.prompt_ids, job.n_prompt, res->prompt_sha256);
-    int rc = run__generate(s, &job, o, &run, res, err) ||
+    int rc = edit__generate(s, &job, o, &run, res, err) ||
              edit__finish(m, &job, run.cancelled, res, err) ? -1 : 0;
     res->prompt_ids = job.prompt_ids;
     job.prompt_ids = NULL;
@@ -245,7 +245,8 @@ void edit_result_free(edit_result *res) {
 const char *edit_stop_name(const edit_result *res) {
     if (res->status == EDIT_CANCELLED) return "cancelled";
     switch (res->gen.stop) {
-    case ENG_STOP_CALLBACK: return "end-of-turn"; /* run__on_token stops there */
+    /* edit__on_token stops there */
+    case ENG_STOP_CALLBACK: return "end-of-turn";
     case ENG_STOP_EOS: return "eos";
     case ENG_STOP_CONTEXT: return "context-full";
     case ENG_STOP_STRING: return "stop-string";

@@ -20,8 +20,8 @@ bool edit_adds_newline(const char *file, int64_t file_len) {
 }
 
 /* True when the line starting at answer[at] closes a fence of fence_len. */
-static bool ext__closes(const char *answer, int64_t len, int64_t at,
-                        int64_t fence_len) {
+static bool extract__closes(const char *answer, int64_t len, int64_t at,
+                            int64_t fence_len) {
     int64_t i = at;
     while (i < len && answer[i] == '`') i++;
     if (i - at < fence_len) return false;
@@ -32,10 +32,10 @@ static bool ext__closes(const char *answer, int64_t len, int64_t at,
 }
 
 /* Offset of the first closing line, or -1. */
-static int64_t ext__find_closing(const char *answer, int64_t len,
-                                 int64_t fence_len) {
+static int64_t extract__find_closing(const char *answer, int64_t len,
+                                     int64_t fence_len) {
     for (int64_t at = 0; at < len;) {
-        if (ext__closes(answer, len, at, fence_len)) return at;
+        if (extract__closes(answer, len, at, fence_len)) return at;
         const char *nl = memchr(answer + at, '\n', (size_t)(len - at));
         if (!nl) break;
         at = nl - answer + 1;
@@ -50,7 +50,7 @@ int edit_extract(const char *answer, int64_t answer_len, int64_t fence_len,
         return sb_err_set(err, __func__, "bad arguments: answer of %lld bytes, "
                           "fence of %lld backticks (expected >= 3)",
                           (long long)answer_len, (long long)fence_len);
-    int64_t at = ext__find_closing(answer, answer_len, fence_len);
+    int64_t at = extract__find_closing(answer, answer_len, fence_len);
     if (at < 0)
         return sb_err_set(err, __func__, "the answer has no closing fence (a "
                           "line of %lld backticks) after %lld bytes",

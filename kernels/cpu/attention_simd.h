@@ -62,12 +62,12 @@ krn_cpu_attn_group_fn krn_cpu__attn_group_avx512(int32_t head_dim);
 /* Positions whose scores are folded together: the lanes of one vector. */
 enum { KRN__GROUP = 8 };
 
-KRN__T static inline __m256 krn__h8(const uint16_t *p) {
+KRN__T static inline __m256 krn__load_half8(const uint16_t *p) {
     return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)p));
 }
 
 #if KRN__ZMM
-KRN__T static inline __m512 krn__h16(const uint16_t *p) {
+KRN__T static inline __m512 krn__load_half16(const uint16_t *p) {
     return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));
 }
 #endif
@@ -98,9 +98,9 @@ krn__lanes8(const float *q, const uint16_t *k, int32_t hd) {
 #if KRN__ZMM
     __m512 lo = _mm512_setzero_ps(), hi = _mm512_setzero_ps(); /* L[0..16), L[16..32) */
     for (int32_t s = 0; s < hd; s += 32) {
-        lo = _mm512_add_ps(lo, _mm512_mul_ps(_mm512_loadu_ps(q + s), krn__h16(k + s)));
+        lo = _mm512_add_ps(lo, _mm512_mul_ps(_mm512_loadu_ps(q + s), krn__load_half16(k + s)));
         hi = _mm512_add_ps(hi, _mm512_mul_ps(_mm512_loadu_ps(q + s + 16),
-                                             krn__h16(k + s + 16)));
+                                             krn__load_half16(k + s + 16)));
     }
     const __m512 f = _mm512_add_ps(lo, hi); /* off 16 */
     return _mm256_add_ps(_mm512_castps512_ps256(f), /* off 8 */
@@ -112,7 +112,7 @@ krn__lanes8(const float *q, const uint16_t *k, int32_t hd) {
 #pragma GCC unroll 4
         for (int v = 0; v < 4; v++)
             l[v] = _mm256_add_ps(l[v], _mm256_mul_ps(_mm256_loadu_ps(q + s + 8 * v),
-                                                     krn__h8(k + s + 8 * v)));
+                                                     krn__load_half8(k + s + 8 * v)));
     return _mm256_add_ps(_mm256_add_ps(l[0], l[2]),  /* off 16 */
                          _mm256_add_ps(l[1], l[3])); /* off 8 */
 #endif
@@ -193,7 +193,7 @@ typedef __m512 krn__vec;
 #define krn__vmul _mm512_mul_ps
 #define krn__vset1 _mm512_set1_ps
 #define krn__vstore _mm512_storeu_ps
-#define krn__vhalf krn__h16
+#define krn__vhalf krn__load_half16
 #else
 enum { KRN__VW = 8 };
 typedef __m256 krn__vec;
@@ -202,7 +202,7 @@ typedef __m256 krn__vec;
 #define krn__vmul _mm256_mul_ps
 #define krn__vset1 _mm256_set1_ps
 #define krn__vstore _mm256_storeu_ps
-#define krn__vhalf krn__h8
+#define krn__vhalf krn__load_half8
 #endif
 
 /* The most dimensions whose accumulators stay in registers at once: 8

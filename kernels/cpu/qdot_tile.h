@@ -459,8 +459,8 @@ KRN__T static inline void krn__ktile_finish(krn__ktile *t) {
 
 /* A of the 8 rows against the 8 activation blocks x (lane i: row i):
  * Σ_j Σ_pairs sc·(products), Q6_K's signs moved onto x. */
-KRN__T static inline __m256i krn__k_a(const krn__ktile *t, bool sign,
-                                      const krn_act_block *x) {
+KRN__T static inline __m256i krn__ktile_scaled_dot(const krn__ktile *t, bool sign,
+                                                  const krn_act_block *x) {
     __m256i acc[KRN__W];
     for (int i = 0; i < KRN__W; i++) acc[i] = _mm256_setzero_si256();
     for (int j = 0; j < 8; j++) {
@@ -477,7 +477,8 @@ KRN__T static inline __m256i krn__k_a(const krn__ktile *t, bool sign,
 
 /* B = Σ_j m_j·s_j per lane: the code sums of x as int16 pairs (|s| <=
  * 32·127 fits), times the rows' min pairs. */
-KRN__T static inline __m256i krn__k_b(const krn__ktile *t, const krn_act_block *x) {
+KRN__T static inline __m256i krn__ktile_min_dot(const krn__ktile *t,
+                                               const krn_act_block *x) {
     __m256i b = _mm256_setzero_si256();
     for (int k = 0; k < 4; k++) {
         const int32_t pair = (int32_t)(uint16_t)(int16_t)x[2 * k].sum |
@@ -489,14 +490,16 @@ KRN__T static inline __m256i krn__k_b(const krn__ktile *t, const krn_act_block *
 
 /* Q4_K/Q5_K: v = dx · ((d · (float)A) − (dmin · (float)B)). */
 KRN__T static inline __m256 krn__val_k45(const krn__ktile *t, const krn_act_block *x) {
-    __m256 v = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(krn__k_a(t, false, x)));
-    v = _mm256_sub_ps(v, _mm256_mul_ps(t->dmin, _mm256_cvtepi32_ps(krn__k_b(t, x))));
+    const __m256i a = krn__ktile_scaled_dot(t, false, x), b = krn__ktile_min_dot(t, x);
+    __m256 v = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(a));
+    v = _mm256_sub_ps(v, _mm256_mul_ps(t->dmin, _mm256_cvtepi32_ps(b)));
     return _mm256_mul_ps(_mm256_set1_ps(x[0].d), v);
 }
 
 /* Q6_K: v = dx · (d · (float)A). */
 KRN__T static inline __m256 krn__val_q6_k(const krn__ktile *t, const krn_act_block *x) {
-    const __m256 v = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(krn__k_a(t, true, x)));
+    const __m256i a = krn__ktile_scaled_dot(t, true, x);
+    const __m256 v = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(a));
     return _mm256_mul_ps(_mm256_set1_ps(x[0].d), v);
 }
 
@@ -596,7 +599,8 @@ KRN__T static inline __m256 krn__val_k45_tr(const krn__ktile *t, const krn__ktr 
         a = _mm256_add_epi32(a, _mm256_mullo_epi32(_mm256_add_epi32(v0, v1), o->sc[j]));
     }
     __m256 v = _mm256_mul_ps(t->d, _mm256_cvtepi32_ps(a));
-    v = _mm256_sub_ps(v, _mm256_mul_ps(t->dmin, _mm256_cvtepi32_ps(krn__k_b(t, x))));
+    const __m256i b = krn__ktile_min_dot(t, x);
+    v = _mm256_sub_ps(v, _mm256_mul_ps(t->dmin, _mm256_cvtepi32_ps(b)));
     return _mm256_mul_ps(_mm256_set1_ps(x[0].d), v);
 }
 #endif
