@@ -1,10 +1,10 @@
 # SonicBoom build. `make` builds build/sb, build/sb-lsp, build/libsb.a and
 # the benchmark library build/libsb_bench.a; `make test` runs the cmocka
-# suite (after tools/circles.sh, the circle check); `make asan` builds and
-# tests with AddressSanitizer and UBSan in build-asan/; `make check` does
-# both. The CUDA backend is compiled when nvcc is found. Before compiling
-# anything, setup/check.sh names the Debian package of whatever the
-# machine lacks.
+# suite (after tools/circles.sh, the circle check; `make build-tests` only
+# builds it); `make asan` builds and tests with AddressSanitizer and UBSan
+# in build-asan/; `make check` does both. The CUDA backend is compiled
+# when nvcc is found. Before compiling anything, setup/check.sh names the
+# Debian package of whatever the machine lacks.
 
 # The first target would otherwise be the default, and included files
 # (grammars/grammars.mk) define targets before `all`.
@@ -75,7 +75,7 @@ TEST_LIB_OBJ := $(TEST_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 # intermediates and rebuild them on every run).
 .SECONDARY: $(TEST_LIB_OBJ)
 
-.PHONY: all test asan check clean distclean tests bench-cpu bench-tokenize bench-engine test-gpu demo
+.PHONY: all test asan check clean distclean build-tests bench-cpu bench-tokenize bench-engine test-gpu demo
 all: $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/libsb.a $(BENCH_LIB)
 
 $(BUILD)/deps/%.ok: setup/packages.txt setup/check.sh
@@ -123,7 +123,8 @@ $(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(BENCH_LIB) $(BUILD)/libsb.a | $(DE
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(BENCH_LIB) $(BUILD)/libsb.a \
 	    -lcmocka $(LDLIBS)
 
-tests: $(TEST_BIN) $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/lsp_demo
+# Builds every test binary and the programs they run (`make test` runs them).
+build-tests: $(TEST_BIN) $(BUILD)/sb $(BUILD)/sb-lsp $(BUILD)/lsp_demo
 
 # ---- tokenizer reference (tests/tokenizer) ----
 # node and the two pinned npm packages produce $(BUILD)/tokref/ref.bin (the
@@ -158,7 +159,7 @@ check-circles:
 .PHONY: check-circles
 
 # Runs every test binary, reports each, fails if any failed.
-test: check-circles tests $(TOKREF)/ref.bin
+test: check-circles build-tests $(TOKREF)/ref.bin
 	@fail=0; for t in $(TEST_BIN); do \
 	    echo "== $$t"; \
 	    SB_BUILD=$(BUILD) SB_SANITIZED=$(SB_SANITIZED) $$t || { echo "FAILED: $$t"; fail=1; }; \
@@ -247,7 +248,7 @@ $(BUILD)/engine_steps: bench/programs/engine_steps.c $(BENCH_LIB) $(BUILD)/libsb
 bench-engine: $(BUILD)/sb $(BUILD)/engine_steps
 	BUILD=$(BUILD) bench/programs/engine.sh
 
-# The code-edit benchmark (sb bench, bench/lib/bench.h; issue 7) with its
+# The code-edit benchmark (sb bench, bench/lib/bench.h) with its
 # defaults: the GPU, a synthetic 7b Q4_K_M given the real Qwen vocabulary
 # where `make test` has written $(TOKREF)/tokenizer.json (never rebuilt
 # here: the GPU machine has no node). Table on stdout; bench/out/ gets the
@@ -263,16 +264,16 @@ bench-smoke: $(BUILD)/sb
 	    --max-tokens 32 --reps 2 --json $(BUILD)/bench-smoke/bench.json \
 	    --plots none --results none
 
-# The drafter on real edits (issue 27): sb draftsim over bench/realedits/
-# (held-out and tuning parts) and bench/edits, every drafter, priced by the
-# built-in H200 step costs and by the engine issue's goal curve
+# The drafter on real edits: sb draftsim over bench/realedits/ (held-out
+# and tuning parts) and bench/edits, every drafter, priced by the built-in
+# H200 step costs and by the goal curve bench/costs/goal-curve.txt
 # (bench/realedits/run.sh). CPU only, no model runs; about a minute.
 bench-drafter: $(BUILD)/sb $(TOKREF)/tiny-vocab.gguf
 	BUILD=$(BUILD) bench/realedits/run.sh $(TOKREF)/tiny-vocab.gguf
 
 .PHONY: bench bench-smoke bench-drafter
 
-# The prefix cache (issue 34; bench/prefix/): two edits of a 1,000-line
+# The prefix cache (bench/prefix/): two edits of a 1,000-line
 # document through sb-lsp, time to first token with the cache on and off
 # (REPS=3, MODEL= the demo model, INIT='{"device":"cuda"}' on a GPU), then
 # identical outputs with the cache and speculation on and off over

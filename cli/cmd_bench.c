@@ -1,4 +1,4 @@
-/* sb bench: the code-edit benchmark (issue 7) — every task of bench/edits
+/* sb bench: the code-edit benchmark — every task of bench/edits
  * with speculation off and on, the drafters' ceilings, the engine's step
  * costs and memory floor, reported as a table, JSON, plots and a section
  * of bench/RESULTS.md. The work is bench/'s library (bench/lib/bench.h). */
@@ -49,13 +49,14 @@ static const char *cli__bench_help =
     "after the table), and the copy and n-gram drafters' ceilings on the\n"
     "expected answer (sb draftsim) priced by step costs measured in the same\n"
     "run. Generation length: the expected answer's tokens. Progress goes to\n"
-    "stderr. SB_BENCH_PERTURB=TASK shortens that task's speculative run by\n"
-    "one token, to prove that a mismatch is caught (the harness's self-test).\n";
+    "stderr. --perturb TASK shortens that task's speculative run by one\n"
+    "token, to prove that a mismatch is caught (the harness's self-test).\n";
 
 typedef struct cli_bench_opts {
     const char *model, *vocab, *tasks, *only, *json, *plots, *results;
     const char *from_json;   /* a saved run to draw instead of a run */
     const char *warmup;      /* --warmup: a warm-up table, or NULL */
+    const char *perturb;     /* --perturb: a task to break on purpose, or NULL */
     const char *run_option;  /* the first option given that only a run takes */
     bool results_given;
     eng_device device;
@@ -112,7 +113,8 @@ static int cli__bench_parse(int argc, char **argv, cli_bench_opts *o) {
         {"only", 1, 0, 'O'}, {"max-tokens", 1, 0, 'n'}, {"threads", 1, 0, 't'},
         {"reps", 1, 0, 'r'}, {"json", 1, 0, 'J'}, {"plots", 1, 0, 'P'},
         {"results", 1, 0, 'R'}, {"vocab", 1, 0, 'V'}, {"help", 0, 0, 'h'},
-        {"from-json", 1, 0, 'F'}, {"warmup", 1, 0, 'W'}, {0, 0, 0, 0}};
+        {"from-json", 1, 0, 'F'}, {"warmup", 1, 0, 'W'}, {"perturb", 1, 0, 'X'},
+        {0, 0, 0, 0}};
     *o = (cli_bench_opts){.tasks = "bench/edits", .json = "bench/out/bench.json",
                           .plots = "bench/out", .results = "bench/RESULTS.md",
                           .reps = 10};
@@ -139,6 +141,7 @@ static int cli__bench_parse(int argc, char **argv, cli_bench_opts *o) {
             break;
         case 'F': o->from_json = optarg; break;
         case 'W': o->warmup = optarg; break;
+        case 'X': o->perturb = *optarg ? optarg : NULL; break;
         default:
             if ((rc = cli__bench_run_opt(c, optarg, o))) return rc;
         }
@@ -245,7 +248,7 @@ typedef struct cli_bench_run {
     bench_engine engine;
     bench_meta meta;
     char date[64], command[2048];
-    const char *perturb;     /* SB_BENCH_PERTURB: a task to break on purpose */
+    const char *perturb;     /* --perturb: a task to break on purpose */
     int at;                  /* the task running, for progress */
 } cli_bench_run;
 
@@ -255,7 +258,7 @@ static void cli__bench_phase(void *ctx, const bench_task *t, const char *phase) 
             phase);
 }
 
-/* SB_BENCH_PERTURB's task: its speculative run stops one token early, so
+/* --perturb's task: its speculative run stops one token early, so
  * its output must differ from the plain run's. */
 static void cli__bench_perturb(void *ctx, const bench_task *t, bool spec,
                                const bench_run *off, edit_opts *o) {
@@ -267,7 +270,7 @@ static void cli__bench_perturb(void *ctx, const bench_task *t, bool spec,
         o->sampling.temperature = 1.0f;
         o->sampling.seed = 7;
     }
-    fprintf(stderr, "sb bench: SB_BENCH_PERTURB: %s's speculative run is "
+    fprintf(stderr, "sb bench: --perturb: %s's speculative run is "
             "perturbed on purpose\n", t->name);
 }
 
@@ -504,8 +507,7 @@ int cli_bench(int argc, char **argv) {
     if (o.from_json) return cli__bench_from_json(&o);
     if (o.device == ENG_DEVICE_CPU && !krn_cuda_built() && !o.device_given)
         fprintf(stderr, "sb bench: this build has no CUDA: running on the CPU\n");
-    cli_bench_run run = {.o = &o, .perturb = getenv("SB_BENCH_PERTURB")};
-    if (run.perturb && !*run.perturb) run.perturb = NULL;
+    cli_bench_run run = {.o = &o, .perturb = o.perturb};
     sb_err err = {0};
     if (bench_tasks_load(o.tasks, o.only, &run.tasks, &run.n, &err))
         return cli_fail("bench", "%s", err.msg);

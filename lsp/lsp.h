@@ -239,23 +239,43 @@ typedef struct lsp_config {
     int32_t cache_mb;     /* cacheMemoryMB: the sessions kept, one per open
                              document, in MiB (default 1024; docs/lsp.md) */
     bool prefix_cache;    /* prefixCache: default on; never changes output */
+    bool test_hold;       /* sb-lsp --test-hold-edits, for tests only: an
+                             edit waits after its first progress report
+                             until it is cancelled (worker.c); default off */
 } lsp_config;
 
 void lsp_config_defaults(lsp_config *c);
 void lsp_config_free(lsp_config *c);
-/* Sets one option by its initializationOptions key ("model", "device",
- * "threads", "seed", "temperature", "log", "maxTokens", "speculation",
- * "warmup", "costTable", "promptVersion", "context", "contextBudget",
- * "cacheMemoryMB", "prefixCache") from its text form, as flags and environment
- * variables give it (costTable: a file's path, read now). -1 with err
- * naming the key and the value for an unknown key or a bad value. */
+/* Sets one option by its initializationOptions key (lsp_option_at's key)
+ * from its text form, as flags and environment variables give it
+ * (costTable: a file's path, read now). -1 with err naming the key and the
+ * value for an unknown key or a bad value. */
 int lsp_config_set(lsp_config *c, const char *key, const char *value,
                    sb_err *err);
-/* Reads SB_MODEL, SB_DEVICE, SB_THREADS, SB_SEED, SB_TEMPERATURE, SB_LOG,
- * SB_MAX_TOKENS, SB_SPECULATION, SB_WARMUP, SB_COST_TABLE,
- * SB_PROMPT_VERSION, SB_CONTEXT, SB_CONTEXT_BUDGET, SB_CACHE_MB and
- * SB_PREFIX_CACHE where set. */
+/* Reads every option's environment variable (lsp_option_at's env) where
+ * set and not empty. */
 int lsp_config_from_env(lsp_config *c, sb_err *err);
+
+/* One option as a reader sees it. config.c's table is the one list of
+ * the options: the setters, the defaults, initializationOptions' JSON
+ * types, --help, the environment and sb-lsp's flags all come from it, and
+ * tests/lsp/test_config.c checks docs/environment.md against it. Strings
+ * are static. */
+typedef struct lsp_option {
+    const char *key;      /* initializationOptions key: "maxTokens" */
+    const char *flag;     /* sb-lsp's flag, without "--": "max-tokens" */
+    const char *env;      /* environment variable: "SB_MAX_TOKENS" */
+    const char *arg;      /* the flag's value in --help: "N" */
+    const char *fallback; /* the default as text; NULL: unset */
+    const char *help;     /* one line */
+} lsp_option;
+
+int lsp_option_count(void);
+/* Option i, 0 <= i < lsp_option_count(), in --help's order; all NULL
+ * outside. */
+lsp_option lsp_option_at(int i);
+/* Two lines an option: "--flag ARG  ENV  key", then its help. */
+void lsp_options_help(FILE *out);
 
 typedef struct lsp_server lsp_server;
 

@@ -38,51 +38,45 @@ static void *main__signal_thread(void *arg) {
     return NULL;
 }
 
-static const char *lsp__help =
-    "usage: sb-lsp --stdio [options]\n"
-    "Speaks LSP (JSON-RPC 2.0) on stdin/stdout. Options, also settable as\n"
-    "environment variables (second column) and as the client's\n"
-    "initializationOptions (third column), which win over both:\n"
-    "  -m, --model FILE     SB_MODEL        model        GGUF model (default:\n"
-    "                                                    the demo model)\n"
-    "      --device D       SB_DEVICE       device       cpu (default) or cuda\n"
-    "      --threads N      SB_THREADS      threads      CPU threads (0: all)\n"
-    "      --seed S         SB_SEED         seed         sampling seed (0)\n"
-    "      --temperature T  SB_TEMPERATURE  temperature  0 = greedy (default)\n"
-    "      --log FILE       SB_LOG          log          session log (JSON lines)\n"
-    "      --max-tokens N   SB_MAX_TOKENS   maxTokens    output cap (0: auto)\n"
-    "      --speculation on|off SB_SPECULATION speculation  (default on)\n"
-    "      --warmup FILE    SB_WARMUP       warmup       a warm-up table (sb warmup\n"
-    "                                                    --export): its configuration,\n"
-    "                                                    fingerprint checked\n"
-    "      --cost-table FILE SB_COST_TABLE costTable   step cost by rows that\n"
-    "                                                    drafts are sized by\n"
-    "                                                    ('ROWS COST' lines;\n"
-    "                                                    default: H200 times)\n"
-    "      --prompt v1|v2|auto SB_PROMPT_VERSION promptVersion  edit prompt (auto:\n"
-    "                                                    the model's; docs/lsp.md)\n"
-    "      --context file|region SB_CONTEXT  context      v2: the document shown\n"
-    "                                                    before the region (file)\n"
-    "      --context-budget N SB_CONTEXT_BUDGET contextBudget  tokens (0: half\n"
-    "                                                    the context)\n"
-    "      --cache-mb N     SB_CACHE_MB     cacheMemoryMB  sessions kept, one per\n"
-    "                                                    document (1024 MiB)\n"
-    "      --prefix-cache on|off SB_PREFIX_CACHE prefixCache  (default on)\n";
+static void main__help(void) {
+    fputs("usage: sb-lsp --stdio [options]\n"
+          "Speaks LSP (JSON-RPC 2.0) on stdin/stdout. Each option is also an\n"
+          "environment variable (second column) and a key of the client's\n"
+          "initializationOptions (third column), which wins over both; a flag\n"
+          "wins over the variable (docs/environment.md):\n", stdout);
+    lsp_options_help(stdout);
+    fputs("      --test-hold-edits\n"
+          "        for tests: an edit waits after its first progress report\n"
+          "        until it is cancelled\n", stdout);
+}
+
+/* getopt_long's table: --stdio, --help, --test-hold-edits, then every
+ * option of lsp_option_at (val MAIN__OPTION + its index). */
+enum { MAIN__STDIO = 1, MAIN__HELP, MAIN__HOLD, MAIN__OPTION = 256,
+       MAIN__MAX_OPTIONS = 64 };
+
+static void main__longs(struct option *longs) {
+    int n = 0;
+    longs[n++] = (struct option){"stdio", 0, 0, MAIN__STDIO};
+    longs[n++] = (struct option){"help", 0, 0, MAIN__HELP};
+    longs[n++] = (struct option){"test-hold-edits", 0, 0, MAIN__HOLD};
+    for (int i = 0; i < lsp_option_count() && i < MAIN__MAX_OPTIONS; i++)
+        longs[n++] = (struct option){lsp_option_at(i).flag, 1, 0,
+                                     MAIN__OPTION + i};
+    longs[n] = (struct option){0, 0, 0, 0};
+}
+
+/* The option a getopt value sets, or NULL: -m is --model. */
+static const char *main__key(int c) {
+    if (c == 'm') return "model";
+    if (c >= MAIN__OPTION && c < MAIN__OPTION + lsp_option_count())
+        return lsp_option_at(c - MAIN__OPTION).key;
+    return NULL;
+}
 
 int main(int argc, char **argv) {
-    static const struct option longs[] = {
-        {"stdio", 0, 0, 'i'}, {"model", 1, 0, 'm'}, {"device", 1, 0, 'D'},
-        {"threads", 1, 0, 't'}, {"seed", 1, 0, 'S'}, {"temperature", 1, 0, 'T'},
-        {"log", 1, 0, 'l'}, {"max-tokens", 1, 0, 'n'}, {"speculation", 1, 0, 'P'},
-        {"warmup", 1, 0, 'W'}, {"cost-table", 1, 0, 'C'}, {"help", 0, 0, 'h'},
-        {"prompt", 1, 0, 'V'}, {"context", 1, 0, 'K'}, {"context-budget", 1, 0, 'B'},
-        {"cache-mb", 1, 0, 'M'}, {"prefix-cache", 1, 0, 'R'}, {0, 0, 0, 0}};
-    static const char *keys[128] = {
-        ['m'] = "model", ['D'] = "device", ['t'] = "threads", ['S'] = "seed",
-        ['T'] = "temperature", ['l'] = "log", ['n'] = "maxTokens",
-        ['P'] = "speculation", ['W'] = "warmup", ['C'] = "costTable",
-        ['V'] = "promptVersion", ['K'] = "context", ['B'] = "contextBudget",
-        ['M'] = "cacheMemoryMB", ['R'] = "prefixCache"};
+    static struct option longs[MAIN__MAX_OPTIONS + 4];
+    main__longs(longs);
     lsp_config cfg;
     lsp_config_defaults(&cfg);
     sb_err err = {0};
@@ -95,14 +89,17 @@ int main(int argc, char **argv) {
     int c;
     opterr = 0; /* the one line below says it */
     while ((c = getopt_long(argc, argv, "m:h", longs, NULL)) != -1) {
-        if (c == 'i') {
+        const char *key = main__key(c);
+        if (c == MAIN__STDIO) {
             stdio = true;
-        } else if (c == 'h') {
-            fputs(lsp__help, stdout);
+        } else if (c == MAIN__HOLD) {
+            cfg.test_hold = true;
+        } else if (c == 'h' || c == MAIN__HELP) {
+            main__help();
             lsp_config_free(&cfg);
             return 0;
-        } else if (c > 0 && c < 128 && keys[c]) {
-            if (lsp_config_set(&cfg, keys[c], optarg, &err)) {
+        } else if (key) {
+            if (lsp_config_set(&cfg, key, optarg, &err)) {
                 fprintf(stderr, "sb-lsp: %s\n", err.msg);
                 lsp_config_free(&cfg);
                 return 2;

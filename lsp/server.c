@@ -294,8 +294,6 @@ lsp_server *lsp_server_create(const lsp_config *cfg, int out_fd, sb_err *err) {
         sb_err_set(err, __func__, "out of memory");
         goto fail;
     }
-    const char *hold = getenv("SB_LSP_TEST_HOLD");
-    s->test_hold = hold && !strcmp(hold, "1");
     if (lsp__worker_start(s, err)) goto fail;
     return s;
 fail:

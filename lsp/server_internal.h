@@ -101,7 +101,6 @@ struct lsp_server {
                                   unless costTable names a table */
     slog_writer *log;
     char *log_path;            /* owned: the path log was opened at */
-    bool test_hold;            /* SB_LSP_TEST_HOLD: see worker.c */
 };
 
 /* ---- the sessions (cache.c; worker thread only) ---- */
@@ -120,9 +119,6 @@ eng_session *lsp__cache_session(lsp_server *s, const char *uri, sb_err *err);
 
 /* ---- sending (send.c: the bottom layer, which calls no other file here) ---- */
 
-/* Sends msg (takes the reference). Failures mean the client is gone; the
- * loop notices at its next read. */
-void lsp__send(lsp_server *s, json_t *msg);
 void lsp__reply(lsp_server *s, json_t *id, json_t *result);
 void lsp__reply_error(lsp_server *s, json_t *id, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -148,7 +144,6 @@ int lsp__get_text(json_t *o, const char *key, const char **out, int64_t *len,
                   sb_err *err);
 int lsp__get_int(json_t *o, const char *key, bool required, int64_t lo,
                  int64_t hi, int64_t *out, sb_err *err);
-int lsp__get_pos(json_t *o, const char *key, lsp_pos *out, sb_err *err);
 /* {start, end} positions; rejects a start after its end. */
 int lsp__get_range(json_t *o, const char *key, lsp_pos *start, lsp_pos *end,
                    sb_err *err);

@@ -14,9 +14,10 @@
  *      of lsp_diff, versioned, and a result for executeCommand;
  *   4. the session log gets one line per edit that ran to its end.
  *
- * Test hook: with SB_LSP_TEST_HOLD=1 in the environment, an edit waits
- * after its first progress report until it is cancelled, so a test can
- * cancel it (or change its document) at a known point without timing.
+ * For tests: with `sb-lsp --test-hold-edits` (lsp_config's test_hold), an
+ * edit waits after its first progress report until it is cancelled, so a
+ * test can cancel it (or change its document) at a known point without
+ * timing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,7 +194,7 @@ static void lsp__begin(lsp_server *s, lsp_job *job) {
     job->begun = true;
 }
 
-/* Test hook (SB_LSP_TEST_HOLD): waits until the job is cancelled. */
+/* For tests (--test-hold-edits): waits until the job is cancelled. */
 static void lsp__hold(lsp_server *s, lsp_job *job) {
     pthread_mutex_lock(&s->lock);
     while (!job->cancel && !s->quit) pthread_cond_wait(&s->handled_cv, &s->lock);
@@ -209,7 +210,7 @@ static int lsp__on_step(void *ctx, const edit_progress *p) {
         if (!job->begun) lsp__begin(s, job);
         if (job->reports == 0 || p->elapsed_s - job->last_report >= 0.1)
             lsp__report(s, job, p);
-        if (s->test_hold && job->reports == 1) lsp__hold(s, job);
+        if (s->cfg.test_hold && job->reports == 1) lsp__hold(s, job);
     }
     return job->cancel;
 }

@@ -3,7 +3,7 @@
  * of bench/edits, a few tokens each; nothing about timing is asserted.
  * Checked: the JSON report parses and holds every task with identical
  * outputs off and on, RESULTS.md gets its section and keeps the rest, and
- * a run perturbed on purpose (SB_BENCH_PERTURB) is reported as a mismatch
+ * a run perturbed on purpose (--perturb) is reported as a mismatch
  * with exit 1 and leaves RESULTS.md alone. --from-json on the run's JSON
  * prints the run's table and writes its section again, byte for byte. */
 #include <stdarg.h>
@@ -116,9 +116,8 @@ static void test_perturbed_run_fails(void **state) {
     char cache[160];
     snprintf(cache, sizeof cache, "%s/cache", test_sb_dir());
     setenv("XDG_CACHE_HOME", cache, 1);
-    setenv("SB_BENCH_PERTURB", "new-03-ts-lru-cache", 1);
-    int rc = sb_bench("--only new-03-ts-lru-cache --max-tokens 8");
-    unsetenv("SB_BENCH_PERTURB");
+    int rc = sb_bench("--only new-03-ts-lru-cache --max-tokens 8 "
+                      "--perturb new-03-ts-lru-cache");
     unsetenv("XDG_CACHE_HOME");
     char *err = test_sb_read("err", NULL);
     if (rc != 1) fail_msg("sb bench exited %d, expected 1: %s", rc, err);

@@ -11,7 +11,7 @@
  * - Back to back: once the progress of an edit has ended, the server takes
  *   the next edit (the plugins finish a cancel at that end, since Neovim
  *   drops the -32800 answer); it must never answer "already running".
- *   With SB_LSP_TEST_HOLD=1 and the chain model (chain_model.h), so the
+ *   With sb-lsp --test-hold-edits and the chain model (chain_model.h), so the
  *   edit is cancelled at a known point.
  */
 #include <stdarg.h>
@@ -41,8 +41,8 @@ static json_t *await_response(client *c, int64_t id) {
 
 /* Starts a server, initializes it (with the plugin's capability when
  * `plugin`) with `model`, and opens TEXT at version 4. */
-static void start_with(client *c, bool plugin, char *const *env, const char *model) {
-    client_start(c, env, NULL);
+static void start_with(client *c, bool plugin, char *const *args, const char *model) {
+    client_start(c, NULL, args);
     json_t *caps = json_object();
     if (plugin)
         json_object_set_new(caps, "experimental", json_pack(
@@ -180,10 +180,10 @@ static void test_next_edit_right_after_progress_end(void **state) {
     sb_err err = {0};
     if (chain_model_write(model, "int A;\nint B;\nint C;\nint D;\n", &err))
         fail_msg("%s", err.msg);
-    static char hold[] = "SB_LSP_TEST_HOLD=1";
-    char *env[] = {hold, NULL};
+    static char hold[] = "--test-hold-edits";
+    char *args[] = {hold, NULL};
     client c;
-    start_with(&c, true, env, model);
+    start_with(&c, true, args, model);
     client_notify(&c, "initialized", NULL);
     char token[16];
     int64_t id = 0;

@@ -396,11 +396,12 @@ static int64_t start_held_edit(client *c, const char *token) {
 
 static void test_cancel_busy_and_modified(void **state) {
     (void)state;
-    static char hold[] = "SB_LSP_TEST_HOLD=1";
-    char *env[] = {hold, NULL};
+    static char hold[] = "--test-hold-edits";
+    char *args[] = {hold, NULL};
     client c;
     doc d = {0};
-    start_server(&c, env);
+    fixture();
+    client_start(&c, NULL, args);
     initialize(&c, false);
     open_and_sync(&c, &d);
     int shows = 0;

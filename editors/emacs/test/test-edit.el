@@ -8,7 +8,7 @@
 ;;                    26..35 of ring.c through the "Edit with an instruction…"
 ;;                    code action; each must equal `sb edit''s output and be
 ;;                    undone by one undo.
-;;                    held: sb-lsp with SB_LSP_TEST_HOLD=1 (it pauses after
+;;                    held: sb-lsp --test-hold-edits (it pauses after
 ;;                    its first progress report until the edit is cancelled
 ;;                    or its document changes): cancel mid-edit, and a
 ;;                    buffer changed mid-edit, at a known point, after the
@@ -66,7 +66,7 @@
 
 (setq sonicboom-server-command
       (if (member test-mode '("held" "screen"))
-          (list "env" "SB_LSP_TEST_HOLD=1" (getenv "SB_LSP") "--stdio")
+          (list (getenv "SB_LSP") "--stdio" "--test-hold-edits")
         (list (getenv "SB_LSP") "--stdio"))
       sonicboom-model (getenv "SB_TEST_MODEL")
       sonicboom-preview (equal test-mode "preview")

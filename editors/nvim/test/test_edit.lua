@@ -8,7 +8,7 @@
 -- the middle of ring.c through the "Edit with an instruction…" code action
 -- and its prompt); each must leave the buffer equal to the expected file
 -- and be undone by a single :undo.
--- SB_TEST_MODE=held: the server runs with SB_LSP_TEST_HOLD=1 (it pauses
+-- SB_TEST_MODE=held: the server runs with --test-hold-edits (it pauses
 -- after its first progress report until the edit is cancelled or its
 -- document changes), so cancelling mid-edit and changing the buffer
 -- mid-edit happen at a known point, not by timing.
@@ -261,7 +261,7 @@ local order = orders[MODE] or orders.edits
 
 vim.cmd('filetype on')
 local lsp_cmd = { assert(os.getenv('SB_LSP')), '--stdio' }
-if MODE == 'held' then lsp_cmd = { 'env', 'SB_LSP_TEST_HOLD=1', lsp_cmd[1], '--stdio' } end
+if MODE == 'held' then lsp_cmd = { lsp_cmd[1], '--stdio', '--test-hold-edits' } end
 sb.setup({ cmd = lsp_cmd, filetypes = { 'c' }, model = os.getenv('SB_TEST_MODEL'),
            threads = 2, echo_progress = false, preview = MODE == 'preview' })
 

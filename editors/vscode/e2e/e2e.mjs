@@ -9,7 +9,7 @@
 //   2. ring.c, lines 26-35 selected, the same command: equals
 //      ring.expected; one Undo restores the file;
 // then with the server held after its first progress report
-// (SB_LSP_TEST_HOLD=1, through a wrapper set as sonicboom.serverPath):
+// (--test-hold-edits, through a wrapper set as sonicboom.serverPath):
 //   3. the progress notification's Cancel: the file is unchanged;
 //   4. typing in the file mid-edit: refused, only the typing remains.
 // Prints one line per test and "N passed, N failed"; exit 1 on a failure.
@@ -31,7 +31,7 @@ for (const f of ['peek.c', 'ring.c']) copyFileSync(`${T}/${f}`, `${work}/${f}`);
 copyFileSync(`${T}/peek.c`, `${work}/peek2.c`);
 copyFileSync(`${T}/ring.c`, `${work}/ring2.c`);
 const held = `${dir}/sb-lsp-held`;
-writeFileSync(held, `#!/bin/sh\nSB_LSP_TEST_HOLD=1 exec '${env('SB_LSP')}' "$@"\n`);
+writeFileSync(held, `#!/bin/sh\nexec '${env('SB_LSP')}' "$@" --test-hold-edits\n`);
 chmodSync(held, 0o755);
 
 function settings(serverPath) {

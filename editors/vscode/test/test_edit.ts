@@ -11,7 +11,7 @@
 //   2. lines 26..35 of ring.c through the "Edit with an instruction…" code
 //      action the server offers (our client capability asks for it) and the
 //      input box: equals ring.expected;
-// and against a server with SB_LSP_TEST_HOLD=1 (it pauses after its first
+// and against a server with --test-hold-edits (it pauses after its first
 // progress report until the edit is cancelled or its document changes):
 //   3. the notification's Cancel mid-edit: cancelled, document unchanged;
 //   4. the document changed mid-edit: refused, nothing applied;
@@ -94,9 +94,8 @@ class Server {
   onApply: ((p: ApplyEditParams) => Promise<ApplyEditResult>) | undefined;
 
   constructor(held: boolean) {
-    const env = { ...process.env };
-    if (held) env.SB_LSP_TEST_HOLD = '1';
-    const child = spawn(need('SB_LSP'), ['--stdio'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    const args = held ? ['--stdio', '--test-hold-edits'] : ['--stdio'];
+    const child = spawn(need('SB_LSP'), args, { stdio: ['pipe', 'pipe', 'inherit'] });
     this.conn = createMessageConnection(new StreamMessageReader(child.stdout!),
                                         new StreamMessageWriter(child.stdin!));
     this.conn.onRequest('workspace/applyEdit', (p: any) => {
