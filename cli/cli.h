@@ -79,11 +79,6 @@ int cli_read_fail(const char *cmd, const char *what, const char *path,
 /* Parses --max-input's BYTES (1..2^40); CLI_OK or a usage exit. */
 int cli_opt_max_input(const char *cmd, const char *arg, int64_t *out);
 
-/* The model a command runs: `given` (its -m) when not NULL, else the
- * default model (eng_default_model_path) written into buf[cap]. NULL after
- * printing "sb <cmd>: ..." naming the path where the default was expected. */
-const char *cli_model_path(const char *cmd, const char *given, char *buf,
-                           size_t cap);
 /* Loads the model a command runs: *path (its -m) when not NULL, else the
  * default model, whose path goes into buf[cap] and *path (so a report can
  * name the file used). NULL after printing "sb <cmd>: ..." naming the file

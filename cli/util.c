@@ -111,8 +111,11 @@ int cli_opt_max_input(const char *cmd, const char *arg, int64_t *out) {
     return CLI_OK;
 }
 
-const char *cli_model_path(const char *cmd, const char *given, char *buf,
-                           size_t cap) {
+/* The model a command runs: `given` (its -m) when not NULL, else the
+ * default model (eng_default_model_path) written into buf[cap]. NULL after
+ * printing "sb <cmd>: ..." naming the path where the default was expected. */
+static const char *cli__model_path(const char *cmd, const char *given,
+                                   char *buf, size_t cap) {
     if (given) return given;
     sb_err err = {0};
     if (eng_default_model_path(buf, cap, &err)) {
@@ -124,7 +127,7 @@ const char *cli_model_path(const char *cmd, const char *given, char *buf,
 
 eng_model *cli_model_open(const char *cmd, const char **path, char *buf,
                           size_t cap) {
-    const char *use = cli_model_path(cmd, *path, buf, cap);
+    const char *use = cli__model_path(cmd, *path, buf, cap);
     if (!use) return NULL;
     sb_err err = {0};
     eng_model *m = eng_model_load(use, &err);

@@ -30,7 +30,8 @@ void drf__seq_free(drf__seq *s) {
     *s = (drf__seq){0};
 }
 
-uint64_t drf__gram_hash(const int32_t *ids, int32_t g) {
+/* Hash of g ids (the same function for both indexes). */
+static uint64_t drf__gram_hash(const int32_t *ids, int32_t g) {
     uint64_t h = 0x5b5eed5u;
     for (int32_t k = 0; k < g; k++) h = sb_mix64(h ^ (uint32_t)ids[k]);
     return h;

@@ -43,8 +43,6 @@ static inline bool drf__gram_eq(const int32_t *t, int32_t a, const int32_t *u,
     return true;
 }
 
-/* Hash of g ids (the same function for both indexes). */
-uint64_t drf__gram_hash(const int32_t *ids, int32_t g);
 
 /* ==== static index (the source) =========================================== */
 

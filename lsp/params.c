@@ -62,7 +62,8 @@ int lsp__get_int(json_t *o, const char *key, bool required, int64_t lo,
     return 0;
 }
 
-int lsp__get_pos(json_t *o, const char *key, lsp_pos *out, sb_err *err) {
+static int lsp__get_pos(json_t *o, const char *key, lsp_pos *out,
+                        sb_err *err) {
     json_t *p;
     sb_err inner = {0};
     if (lsp__get_obj(o, key, true, &p, err)) return -1;

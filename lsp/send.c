@@ -16,7 +16,9 @@
 
 #include "server_internal.h"
 
-void lsp__send(lsp_server *s, json_t *msg) {
+/* Sends msg (takes the reference). Failures mean the client is gone; the
+ * loop notices at its next read. */
+static void lsp__send(lsp_server *s, json_t *msg) {
     if (!msg) return;
     json_object_set_new(msg, "jsonrpc", json_string("2.0"));
     char *text = json_dumps(msg, JSON_COMPACT);

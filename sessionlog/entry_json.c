@@ -65,7 +65,9 @@ static int64_t *slog__len_slot(slog_entry *e, const slog__str_field *f) {
     return f->len_at < 0 ? NULL : (int64_t *)((char *)e + f->len_at);
 }
 
-bool slog__is_sha256(const char *s) {
+/* True when s is 64 lowercase hex digits (a SHA-256 as this log writes
+ * it). */
+static bool slog__is_sha256(const char *s) {
     if (!s || strlen(s) != 64) return false;
     for (int i = 0; i < 64; i++)
         if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
@@ -286,7 +288,8 @@ static int slog__get_edit(json_t *o, slog_entry *e, int32_t **ids, sb_err *err) 
     json_t *d = json_object_get(o, "drafted"), *a = json_object_get(o, "accepted");
     e->drafted = json_is_integer(d) ? json_integer_value(d) : 0;
     e->accepted = json_is_integer(a) ? json_integer_value(a) : 0;
-    /* speed only, and absent before issue 34: read when present */
+    /* speed only, and absent from logs older than the prefix cache: read
+     * when present */
     json_t *c = json_object_get(o, "cached_tokens"), *f = json_object_get(o, "first_token_s");
     e->cached_tokens = json_is_integer(c) ? json_integer_value(c) : 0;
     e->first_token_s = json_is_number(f) ? json_number_value(f) : 0.0;

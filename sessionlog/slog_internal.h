@@ -27,8 +27,4 @@ json_t *slog__to_json(const slog__link *l, const slog_entry *e);
  * the field. */
 int slog__from_json(json_t *o, slog_entry *e, int32_t **ids, sb_err *err);
 
-/* True when s is 64 lowercase hex digits (a SHA-256 as this log writes
- * it). */
-bool slog__is_sha256(const char *s);
-
 #endif /* SB_SLOG_INTERNAL_H */

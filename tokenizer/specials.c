@@ -31,7 +31,6 @@ typedef struct specials__node {
 struct tok__specials {
     specials__node *node;     /* n_node nodes; node 0 is the root (unused fields) */
     int32_t n_node;
-    int32_t n_tokens;   /* distinct token texts inserted */
     int32_t first[256]; /* the root's child for each first byte, or -1 */
 };
 
@@ -70,10 +69,7 @@ static void specials__insert(struct tok__specials *s, const char *text, uint64_t
         int32_t c = specials__child(s, at, (uint8_t)text[i]);
         at = c >= 0 ? c : specials__add_child(s, at, (uint8_t)text[i]);
     }
-    if (s->node[at].id < 0) {
-        s->node[at].id = id;
-        s->n_tokens++;
-    }
+    if (s->node[at].id < 0) s->node[at].id = id;
 }
 
 struct tok__specials *tok__specials_build(const tok_vocab *v, sb_err *err) {
@@ -110,10 +106,6 @@ void tok__specials_free(struct tok__specials *s) {
     if (!s) return;
     free(s->node);
     free(s);
-}
-
-int32_t tok__specials_count(const struct tok__specials *s) {
-    return s->n_tokens;
 }
 
 /* The longest token starting at text[0] (n > 0 bytes available): its length,

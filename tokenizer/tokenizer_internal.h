@@ -28,7 +28,6 @@ struct tok__specials;
 /* Builds the trie for v. NULL with err filled when out of memory. */
 struct tok__specials *tok__specials_build(const tok_vocab *v, sb_err *err);
 void tok__specials_free(struct tok__specials *s);
-int32_t tok__specials_count(const struct tok__specials *s);
 
 /* The leftmost position p >= from in text[0..n) where a special token
  * starts, taking the longest token there: *len receives its length (> 0)
