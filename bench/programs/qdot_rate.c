@@ -22,13 +22,13 @@
 
 enum { QR_OUTPUTS = 1024, QR_PASSES = 7 };
 
-static double qr__now(void) {
+static double qdot_rate__now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static bool qr__type(const char *name, krn_type *t) {
+static bool qdot_rate__type(const char *name, krn_type *t) {
     static const krn_type TYPES[] = {KRN_Q4_0, KRN_Q5_0, KRN_Q8_0, KRN_Q4_K, KRN_Q5_K, KRN_Q6_K};
     for (size_t i = 0; i < sizeof TYPES / sizeof *TYPES; i++)
         if (strcasecmp(name, krn_type_name(TYPES[i])) == 0) {
@@ -40,7 +40,7 @@ static bool qr__type(const char *name, krn_type *t) {
 
 /* QR_OUTPUTS weight rows quantized from random floats in [-1, 1], so
  * every scale is a finite half, as in a real file. */
-static uint8_t *qr__weights(krn_type t, int64_t n_in, uint64_t *row_bytes) {
+static uint8_t *qdot_rate__weights(krn_type t, int64_t n_in, uint64_t *row_bytes) {
     if (!krn_row_bytes(t, n_in, row_bytes)) return NULL;
     uint8_t *w = malloc(*row_bytes * QR_OUTPUTS);
     float *f = malloc(sizeof *f * (size_t)n_in);
@@ -57,7 +57,7 @@ static uint8_t *qr__weights(krn_type t, int64_t n_in, uint64_t *row_bytes) {
 int main(int argc, char **argv) {
     krn_type t;
     const int rows = argc > 2 ? atoi(argv[2]) : 0;
-    if (argc < 3 || !qr__type(argv[1], &t) || rows < 1 || rows > KRN_MAX_ROWS) {
+    if (argc < 3 || !qdot_rate__type(argv[1], &t) || rows < 1 || rows > KRN_MAX_ROWS) {
         fprintf(stderr, "usage: qdot_rate q4_0|q5_0|q8_0|q4_k|q5_k|q6_k ROWS(1..64) [GHZ]\n");
         return 2;
     }
@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
     const int64_t n_in = krn_type_is_kquant(t) ? 4864 : 896, nb = n_in / KRN_QBLOCK;
     uint64_t rb = 0;
     srand(1);
-    uint8_t *w = qr__weights(t, n_in, &rb);
+    uint8_t *w = qdot_rate__weights(t, n_in, &rb);
     krn_act_block *x = malloc(sizeof *x * (size_t)(nb * rows));
     float *f = malloc(sizeof *f * (size_t)n_in);
     static float dots[KRN_MAX_ROWS * KRN_CPU_TILE_MAX];
@@ -88,9 +88,9 @@ int main(int argc, char **argv) {
     const int tw = krn_cpu_qdot_width(isa);
     double best = 1e30;
     for (int pass = 0; pass < QR_PASSES; pass++) {
-        const double a = qr__now();
+        const double a = qdot_rate__now();
         for (int64_t o = 0; o < QR_OUTPUTS; o += tw) fn(w + o * rb, rb, tw, x, nb, rows, nb, dots);
-        const double s = qr__now() - a;
+        const double s = qdot_rate__now() - a;
         if (s < best) best = s;
     }
     const double macs = (double)n_in * QR_OUTPUTS * rows;
