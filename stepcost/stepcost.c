@@ -119,33 +119,11 @@ int stepcost_table_parse(const char *text, int64_t len, stepcost_table *t,
 }
 
 /* The file's bytes, at most STEPCOST__MAX_FILE, into a malloc'd buffer. */
-static int stepcost__read(const char *path, char **text, int64_t *len,
-                          sb_err *err) {
-    /* a regular file only: a FIFO would block the open, a directory
-     * fail its reads as an I/O error */
-    FILE *f = sb_fopen_read(path, "cost table", err);
-    if (!f) return -1;
-    char *buf = malloc(STEPCOST__MAX_FILE + 1);
-    size_t n = buf ? fread(buf, 1, STEPCOST__MAX_FILE + 1, f) : 0;
-    int bad = !buf ? ENOMEM : ferror(f) ? EIO : 0;
-    fclose(f);
-    if (bad || n > STEPCOST__MAX_FILE) {
-        free(buf);
-        return bad ? sb_err_set(err, "cost table", "cannot read '%s': %s",
-                                path, strerror(bad))
-                   : sb_err_set(err, "cost table", "'%s' is larger than %d "
-                                "bytes", path, STEPCOST__MAX_FILE);
-    }
-    *text = buf;
-    *len = (int64_t)n;
-    return 0;
-}
-
 int stepcost_table_load(const char *path, stepcost_table *t, sb_err *err) {
     if (!path || !*path) return sb_err_set(err, "cost table", "no path");
     char *text = NULL;
     int64_t len = 0;
-    if (stepcost__read(path, &text, &len, err)) return -1;
+    if (sb_read_file(path, "cost table", STEPCOST__MAX_FILE, &text, &len, err)) return -1;
     char where[300];
     snprintf(where, sizeof where, "cost table '%.250s'", path);
     int rc = stepcost__parse(text, len, t, where, err);

@@ -96,7 +96,10 @@ static void wu__accepted(const wu_table *t, const wu_table *h, wu_import *imp) {
                  "identical", t->engine_version, h->engine_version);
 }
 
-int wu_check(const wu_table *t, const wu_table *h, wu_import *imp, sb_err *err) {
+/* Compares this machine's table h with the table t: 0 when the bits and
+ * the model match (differences of device, driver or engine version go to
+ * imp's warnings), else -1 with err naming what differs. */
+static int wu__check(const wu_table *t, const wu_table *h, wu_import *imp, sb_err *err) {
     if (strcmp(t->model_sha256, h->model_sha256)) return wu__refuse_model(t, h, err);
     if (memcmp(t->fp.rows, h->fp.rows, sizeof t->fp.rows))
         return sb_err_set(err, "warm-up table", "refused: its canary ran steps of "
@@ -147,7 +150,7 @@ eng_session *wu_session_import(eng_model *m, const eng_options *opt,
     if (!(s = eng_session_create(m, &o, err))) goto fail;
     imp->n_choices = o.n_choices;
     imp->measurements = eng_session_measurements(s);
-    if (wu__table_describe(s, m, &here, err) || wu_check(&t, &here, imp, err)) goto fail;
+    if (wu__table_describe(s, m, &here, err) || wu__check(&t, &here, imp, err)) goto fail;
     /* step costs are this machine's only when it is the table's device */
     if (!strcmp(t.device.backend, here.device.backend) &&
         !strcmp(t.device.name, here.device.name))

@@ -18,7 +18,7 @@
  *     if (!s2) refuse(err.msg);              // names what differs
  *     for (int i = 0; i < imp.n_warnings; i++) warn(imp.warnings[i]);
  *
- * The configuration never changes a bit (DESIGN.md's contract): every
+ * The configuration never changes a bit (docs/determinism.md's contract): every
  * choice gives the same logits. The fingerprint checks that, and more: the
  * canonical arithmetic gives the same bits on every GPU and on the CPU, so
  * a table made on an H200 verifies on any machine's CPU too.
@@ -153,17 +153,12 @@ typedef struct wu_import {
                                  listed, stepcost_table_valid false) */
 } wu_import;
 
-/* Compares this machine's table `here` with `table`: 0 when the bits and
- * the model match (differences of device, driver or engine version go to
- * imp's warnings), else -1 with err naming what differs: the model, or the
- * bits (the first step whose logits differ, with the machine facts that
- * differ as likely causes). */
-int wu_check(const wu_table *table, const wu_table *here, wu_import *imp,
-             sb_err *err);
-
 /* The import: loads the table at path, refuses it when it is for another
  * model, creates a session on m with opt and the table's configuration
- * (no measurement), runs the canary and checks the bits (wu_check).
+ * (no measurement), runs the canary and checks the bits: the model and
+ * the bits must be the table's (err names the first step whose logits
+ * differ, with the machine facts that differ as likely causes); another
+ * device, driver or engine version goes to imp's warnings.
  * Returns the session (destroy with eng_session_destroy) and fills imp;
  * NULL with err naming what is wrong or differs. */
 eng_session *wu_session_import(eng_model *m, const eng_options *opt,

@@ -51,10 +51,10 @@ static __device__ __forceinline__ float2 kq_halves(uint32_t w) {
 }
 
 // Byte k (0..3) of w, zero- or sign-extended.
-static __device__ __forceinline__ int kq_ubyte(uint32_t w, int k) {
+static __device__ __forceinline__ int kq_byte_u(uint32_t w, int k) {
     return (int)((w >> (8 * k)) & 0xFFu);
 }
-static __device__ __forceinline__ int kq_sbyte(uint32_t w, int k) {
+static __device__ __forceinline__ int kq_byte_s(uint32_t w, int k) {
     return (int)(int8_t)(uint8_t)(w >> (8 * k));
 }
 
@@ -148,10 +148,10 @@ static __device__ __forceinline__ void kq_integers(const PL &planes, const BF &b
                     };
                     const uint32_t a0 = code(m ? lg.z : lg.x, hga), a2 = code(m ? lg.w : lg.y, hgb);
                     const uint32_t a1 = code(m ? lg8.z : lg8.x, hg8a), a3 = code(m ? lg8.w : lg8.y, hg8b);
-                    const int slo = kq_sbyte(h.sc[j >> 1], 2 * (j & 1));
-                    const int shi = kq_sbyte(h.sc[j >> 1], 2 * (j & 1) + 1);
-                    const int slo8 = kq_sbyte(h.sc8[j >> 1], 2 * (j & 1));
-                    const int shi8 = kq_sbyte(h.sc8[j >> 1], 2 * (j & 1) + 1);
+                    const int slo = kq_byte_s(h.sc[j >> 1], 2 * (j & 1));
+                    const int shi = kq_byte_s(h.sc[j >> 1], 2 * (j & 1) + 1);
+                    const int slo8 = kq_byte_s(h.sc8[j >> 1], 2 * (j & 1));
+                    const int shi8 = kq_byte_s(h.sc8[j >> 1], 2 * (j & 1) + 1);
 #pragma unroll
                     for (int n = 0; n < NT; n++) {
                         if (8 * n >= rows_left) continue;
@@ -188,7 +188,7 @@ static __device__ __forceinline__ void kq_integers(const PL &planes, const BF &b
                     a[2] |= ((qh.y >> j) & 0x01010101u) << 4;
                     a[3] |= ((qh.w >> j) & 0x01010101u) << 4;
                 }
-                const int s0 = kq_ubyte(h.sc[j >> 2], j & 3), s8 = kq_ubyte(h.sc8[j >> 2], j & 3);
+                const int s0 = kq_byte_u(h.sc[j >> 2], j & 3), s8 = kq_byte_u(h.sc8[j >> 2], j & 3);
 #pragma unroll
                 for (int n = 0; n < NT; n++) {
                     if (8 * n >= rows_left) continue;

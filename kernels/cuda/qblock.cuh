@@ -41,7 +41,7 @@ template <> struct qt<KRN_Q6_K> { enum { bb = 210, bpg = 8, align = 2, has_min =
 // Reads at most 4 bytes past p + 3 (inside the matrix's padding: backend.cu
 // allocates KRN_CUDA__WEIGHT_PAD bytes after every matrix).
 template <int AL>
-static __device__ __forceinline__ uint32_t rdw(const uint8_t *p) {
+static __device__ __forceinline__ uint32_t load_word(const uint8_t *p) {
     if (AL >= 4) return *(const uint32_t *)p;
     const uintptr_t a = (uintptr_t)p;
     const uint32_t *w = (const uint32_t *)(a & ~(uintptr_t)3);
@@ -56,7 +56,7 @@ static __device__ __forceinline__ float half_at2(const uint8_t *p) {
 // Per-byte (x - k) mod 256 for bytes x, k in 0..127: setting bit 7 first
 // means no byte borrows from its neighbour, and clearing it again gives
 // x - k, or x - k + 256 when x < k — the int8 code c - k.
-static __device__ __forceinline__ uint32_t sub_bytes(uint32_t x, uint32_t k) {
+static __device__ __forceinline__ uint32_t bytes_minus(uint32_t x, uint32_t k) {
     return ((x | 0x80808080u) - k) ^ 0x80808080u;
 }
 
@@ -74,32 +74,32 @@ static __device__ __forceinline__ uint32_t code_word(const uint8_t *p, int sub, 
     constexpr int AL = qt<T>::align;
     if constexpr (T == KRN_Q4_0 || T == KRN_Q4_1) {
         // element i < 16: low nibble of qs[i]; i >= 16: high nibble of qs[i-16]
-        const uint32_t n = rdw<AL>(p + (T == KRN_Q4_0 ? 2 : 4) + 4 * (w & 3));
+        const uint32_t n = load_word<AL>(p + (T == KRN_Q4_0 ? 2 : 4) + 4 * (w & 3));
         const uint32_t c = (w < 4 ? n : n >> 4) & 0x0F0F0F0Fu;
-        return T == KRN_Q4_0 ? sub_bytes(c, 0x08080808u) : c;
+        return T == KRN_Q4_0 ? bytes_minus(c, 0x08080808u) : c;
     } else if constexpr (T == KRN_Q5_0 || T == KRN_Q5_1) {
         // as Q4, plus 16 when bit i of the 32-bit qh is set
-        const uint32_t qh = rdw<AL>(p + (T == KRN_Q5_0 ? 2 : 4));
-        const uint32_t n = rdw<AL>(p + (T == KRN_Q5_0 ? 6 : 8) + 4 * (w & 3));
+        const uint32_t qh = load_word<AL>(p + (T == KRN_Q5_0 ? 2 : 4));
+        const uint32_t n = load_word<AL>(p + (T == KRN_Q5_0 ? 6 : 8) + 4 * (w & 3));
         const uint32_t c = ((w < 4 ? n : n >> 4) & 0x0F0F0F0Fu) | spread4_bit4(qh >> (4 * w));
-        return T == KRN_Q5_0 ? sub_bytes(c, 0x10101010u) : c;
+        return T == KRN_Q5_0 ? bytes_minus(c, 0x10101010u) : c;
     } else if constexpr (T == KRN_Q8_0) {
-        return rdw<AL>(p + 2 + 4 * w);
+        return load_word<AL>(p + 2 + 4 * w);
     } else if constexpr (T == KRN_Q4_K || T == KRN_Q5_K) {
         // blocks 2q, 2q+1: low / high nibbles of qs[32q .. 32q+31]; Q5_K's
         // fifth bit of element l of block j is bit j of qh[l]
         const uint8_t *qs = p + (T == KRN_Q4_K ? 16 : 48) + 32 * (sub >> 1);
-        uint32_t c = (rdw<AL>(qs + 4 * w) >> (4 * (sub & 1))) & 0x0F0F0F0Fu;
+        uint32_t c = (load_word<AL>(qs + 4 * w) >> (4 * (sub & 1))) & 0x0F0F0F0Fu;
         if constexpr (T == KRN_Q5_K)
-            c |= ((rdw<AL>(p + 16 + 4 * w) >> sub) & 0x01010101u) << 4;
+            c |= ((load_word<AL>(p + 16 + 4 * w) >> sub) & 0x01010101u) << 4;
         return c;
     } else { // KRN_Q6_K: block 4h + k; low 4 bits in ql[64h + 32(k&1) + l]
              // (low nibble for k < 2), top 2 bits at bits 2k of qh[32h + l]
         const int h = sub >> 2, k = sub & 3;
-        const uint32_t lo = (rdw<AL>(p + 64 * h + 32 * (k & 1) + 4 * w) >> (4 * (k >> 1))) &
+        const uint32_t lo = (load_word<AL>(p + 64 * h + 32 * (k & 1) + 4 * w) >> (4 * (k >> 1))) &
                             0x0F0F0F0Fu;
-        const uint32_t hi = (rdw<AL>(p + 128 + 32 * h + 4 * w) >> (2 * k)) & 0x03030303u;
-        return sub_bytes(lo | (hi << 4), 0x20202020u);
+        const uint32_t hi = (load_word<AL>(p + 128 + 32 * h + 4 * w) >> (2 * k)) & 0x03030303u;
+        return bytes_minus(lo | (hi << 4), 0x20202020u);
     }
 }
 
