@@ -509,10 +509,14 @@ uninstall:
 # The VS Code extension in a real VS Code: code-server in headless Chromium
 # (editors/vscode/e2e/). Not in CI: it needs node 20 exactly, chromium,
 # ripgrep, libkrb5-dev and builds code-server's native modules.
+# test-vscode-preview: its Refactor Preview test alone (under a minute).
 test-vscode-e2e: $(BUILD)/sb $(BUILD)/sb-lsp
 	BUILD=$(BUILD) editors/vscode/e2e/run.sh
 
-.PHONY: test-editors test-vscode-e2e install uninstall
+test-vscode-preview: $(BUILD)/sb $(BUILD)/sb-lsp
+	BUILD=$(BUILD) editors/vscode/e2e/run.sh preview
+
+.PHONY: test-editors test-vscode-e2e test-vscode-preview install uninstall
 
 # The README's test command: the suite, then the suite under sanitizers.
 check: test asan

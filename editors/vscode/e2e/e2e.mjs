@@ -12,6 +12,14 @@
 // (--test-hold-edits, through a wrapper set as sonicboom.serverPath):
 //   3. the progress notification's Cancel: the file is unchanged;
 //   4. typing in the file mid-edit: refused, only the typing remains.
+// With sonicboom.preview on, alone in its own code-server:
+//   preview, accept-hunk: peek3.c, "Edit selection…": the Refactor Preview
+//      lists one entry per diff(1) hunk, each labelled "Hunk i of n" and
+//      unchecked, and nothing has changed; the first checked and Apply:
+//      the file is peek.first; one Undo restores it.
+// Tests 1-4 run with the preview off (they check the edit applied at once).
+// `node e2e.mjs preview` runs the preview's test alone (well under a
+// minute: make test-vscode-preview), `node e2e.mjs apply` tests 1-4.
 // Prints one line per test and "N passed, N failed"; exit 1 on a failure.
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
@@ -22,21 +30,27 @@ const env = (k) => { const v = process.env[k]; if (!v) throw new Error(`${k} not
 const T = env('SB_T'), CODE_SERVER = env('CODE_SERVER'), VSIX = env('VSIX');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SHOTS = process.env.SB_E2E_SHOTS; // folder for screenshots on failure
-const WAIT_MS = Number(process.env.SB_E2E_WAIT_MS || 120000); // a guard against a hang, not a measurement
+const ONLY = process.argv[2] || 'all';
+// guards against a hang, not measurements: one wait, and the whole run
+const WAIT_MS = Number(process.env.SB_E2E_WAIT_MS || (ONLY === 'preview' ? 30000 : 120000));
+const LIMIT_S = Number(process.env.SB_E2E_LIMIT_S || (ONLY === 'preview' ? 90 : 900));
+const children = new Set(); // code-servers to stop if the run is cut short
 
 const dir = `${T}/vscode-e2e`;
 const work = `${dir}/work`, user = `${dir}/user`, exts = `${dir}/ext`;
 for (const d of [work, `${user}/User`, exts]) mkdirSync(d, { recursive: true });
 for (const f of ['peek.c', 'ring.c']) copyFileSync(`${T}/${f}`, `${work}/${f}`);
 copyFileSync(`${T}/peek.c`, `${work}/peek2.c`);
+copyFileSync(`${T}/peek.c`, `${work}/peek3.c`);
 copyFileSync(`${T}/ring.c`, `${work}/ring2.c`);
 const held = `${dir}/sb-lsp-held`;
 writeFileSync(held, `#!/bin/sh\nexec '${env('SB_LSP')}' "$@" --test-hold-edits\n`);
 chmodSync(held, 0o755);
 
-function settings(serverPath) {
+function settings(serverPath, preview) {
   writeFileSync(`${user}/User/settings.json`, JSON.stringify({
     'sonicboom.serverPath': serverPath,
+    'sonicboom.preview': preview,
     'sonicboom.model': env('SB_TEST_MODEL'),
     'sonicboom.threads': 2,
     'security.workspace.trust.enabled': false,
@@ -60,16 +74,21 @@ async function freePort() {
 }
 
 const read = (p) => readFileSync(p, 'utf8');
+/** How many hunks diff(1) finds between two files. */
+const diffHunkCount = (a, b) =>
+  spawnSync('diff', [a, b], { encoding: 'utf8' }).stdout.split('\n')
+    .filter((l) => /^[0-9]/.test(l)).length;
 const check = (c, m) => { if (!c) throw new Error(m); };
 
 /** One code-server with sonicboom.serverPath = serverPath, its workbench in
  * Chromium, and tests run in it; returns [passed, failed]. */
-async function session(serverPath, tests) {
-  settings(serverPath);
+async function session(serverPath, tests, preview = false) {
+  settings(serverPath, preview);
   const port = await freePort();
   const server = spawn(CODE_SERVER, [...common(), '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', work],
     { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(server);
   let serverLog = '';
   server.stdout.on('data', (d) => { serverLog += d; });
   server.stderr.on('data', (d) => { serverLog += d; });
@@ -92,12 +111,17 @@ async function session(serverPath, tests) {
       } catch (e) {
         failed++;
         console.log(`FAIL - vscode (code-server): ${name}: ${e.message}`);
-        if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name.replace(/\W+/g, '_')}.png` });
+        if (SHOTS) {
+          const base = `${SHOTS}/${name.replace(/\W+/g, '_')}`;
+          await page.screenshot({ path: `${base}.png` });
+          writeFileSync(`${base}.html`, await page.content());
+        }
       }
     }
   } finally {
     await browser.close();
     server.kill();
+    children.delete(server);
     if (failed && process.env.SB_E2E_VERBOSE) console.log(serverLog);
   }
   return [passed, failed];
@@ -107,20 +131,38 @@ const common = () => ['--user-data-dir', user, '--extensions-dir', exts,
                       '--config', `${dir}/config.yaml`];
 
 async function main() {
+  const only = ONLY;
+  check(['all', 'preview', 'apply'].includes(only), `unknown test group '${only}'`);
+  setTimeout(() => {
+    console.log(`FAIL - vscode (code-server): no result within ${LIMIT_S} s`);
+    for (const c of children) c.kill();
+    process.exit(1);
+  }, LIMIT_S * 1000).unref();
   writeFileSync(`${dir}/config.yaml`, 'auth: none\ncert: false\n');
   const inst = spawnSync(CODE_SERVER, [...common(), '--install-extension', VSIX],
                          { encoding: 'utf8' });
   check(inst.status === 0, `install-extension failed: ${inst.stdout}${inst.stderr}`);
-  const [p1, f1] = await session(env('SB_LSP'), [
-    ['whole file', (ui) => ui.wholeFile()],
-    ['selection in the middle', (ui) => ui.selection()],
-  ]);
-  const [p2, f2] = await session(held, [
-    ['cancel mid-edit', (ui) => ui.cancel()],
-    ['file changed during generation', (ui) => ui.changed()],
-  ]);
-  console.log(`${p1 + p2} passed, ${f1 + f2} failed`);
-  process.exit(f1 + f2 ? 1 : 0);
+  let passed = 0, failed = 0;
+  const run = async (...args) => {
+    const [p, f] = await session(...args);
+    passed += p;
+    failed += f;
+  };
+  if (only !== 'apply') {
+    await run(env('SB_LSP'), [['preview, accept-hunk', (ui) => ui.previewAcceptHunk()]], true);
+  }
+  if (only !== 'preview') {
+    await run(env('SB_LSP'), [
+      ['whole file', (ui) => ui.wholeFile()],
+      ['selection in the middle', (ui) => ui.selection()],
+    ]);
+    await run(held, [
+      ['cancel mid-edit', (ui) => ui.cancel()],
+      ['file changed during generation', (ui) => ui.changed()],
+    ]);
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
 }
 
 const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
@@ -230,6 +272,41 @@ class Ui {
     check(await p.locator('.tab.active.dirty').count() === 0, 'peek2.c was changed');
     check(read(`${work}/peek2.c`) === read(`${T}/peek.c`), 'peek2.c changed after a cancel');
     return 'file unchanged';
+  }
+
+  /** The Refactor Preview: one entry per hunk of diff(1) between the file
+   * and sb edit's output, nothing changed until Apply; the first hunk
+   * checked and applied: the file is peek.first; one Undo restores it. */
+  async previewAcceptHunk() {
+    const p = this.page;
+    await this.open('peek3.c');
+    await this.edit(env('INSTR_WHOLE'));
+    // the Refactor Preview's entries for text edits, each with its
+    // checkbox and our annotation's label as its (hidden) title
+    const hunks = p.locator('.bulk-edit-panel .monaco-tl-contents.textedit');
+    await hunks.first().waitFor();
+    const want = diffHunkCount(`${T}/peek.c`, `${T}/peek.expected`);
+    check(await hunks.count() === want,
+          `the Refactor Preview lists ${await hunks.count()} hunks, diff(1) ${want}`);
+    for (let i = 0; i < want; i++) {
+      const title = await hunks.nth(i).locator('div[title]').getAttribute('title');
+      check(title.startsWith(`Hunk ${i + 1} of ${want}, line`), `entry ${i + 1} is '${title}'`);
+      check(!await hunks.nth(i).locator('input.edit-checkbox').isChecked(),
+            `hunk ${i + 1} is checked before the user checks it`);
+    }
+    check(await p.locator('.tab.active.dirty').count() === 0 &&
+          read(`${work}/peek3.c`) === read(`${T}/peek.c`), 'peek3.c changed before Apply');
+    await hunks.first().locator('input.edit-checkbox').check();
+    await p.getByRole('button', { name: 'Apply', exact: true }).click();
+    await this.save();
+    check(read(`${work}/peek3.c`) === read(`${T}/peek.first`),
+          `peek3.c is not the first hunk alone:\n${read(`${work}/peek3.c`)}`);
+    await this.page.click('.monaco-editor .view-lines');
+    await p.keyboard.press(`${mod}+Z`);
+    await this.save();
+    check(read(`${work}/peek3.c`) === read(`${T}/peek.c`), 'one Undo did not restore peek3.c');
+    return `${want} hunks listed, nothing changed before Apply; the first hunk ` +
+           'checked and applied: the first hunk alone; one Undo restores the file';
   }
 
   async changed() {

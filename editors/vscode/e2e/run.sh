@@ -4,7 +4,8 @@
 # (e2e.mjs). Not part of CI: it needs node 20 exactly, Chromium and a
 # from-source build of code-server's native modules (setup.sh; a few
 # minutes the first time). Run from the repository root:
-#     BUILD=build editors/vscode/e2e/run.sh
+#     BUILD=build editors/vscode/e2e/run.sh [preview|apply]
+# (preview: the Refactor Preview's test alone; apply: the others).
 set -eu
 . editors/test/fixtures.sh
 CHROMIUM=${CHROMIUM:-$(command -v chromium || true)}
@@ -15,4 +16,4 @@ editors/vscode/e2e/setup.sh
 rm -rf "$SB_T/vscode-e2e"
 CODE_SERVER="$ROOT/editors/vscode/e2e/node_modules/.bin/code-server" \
 VSIX="$ROOT/editors/vscode/sonicboom.vsix" \
-    node editors/vscode/e2e/e2e.mjs
+    node editors/vscode/e2e/e2e.mjs "$@"
