@@ -166,8 +166,12 @@ fi
 cp "$W/run/train_summary.json" "$OUT/"
 
 log "4. export and quantize"
+# the prompt versions the tasks used: v2 too when V2 > 0 (the engine then
+# prompts the model with v2, edit_prompt_version_for)
+versions=1
+awk -v share="$V2" 'BEGIN { exit !(share + 0 > 0) }' && versions=1,2
 python3 tools/train/export_gguf.py --ckpt "$W/run/ckpt.pt" --tokenizer-model "$W/tok.gguf" \
-    --out "$W/demo-f32.gguf" | tee -a "$OUT/device_run.log"
+    --prompt-versions "$versions" --out "$W/demo-f32.gguf" | tee -a "$OUT/device_run.log"
 "$SB" quantize "$W/demo-f32.gguf" "$W/sonicboom-demo.gguf" --type q8_0
 "$SB" info "$W/sonicboom-demo.gguf" | tee -a "$OUT/device_run.log"
 sha256sum "$W/sonicboom-demo.gguf" | tee -a "$OUT/device_run.log"

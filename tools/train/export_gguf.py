@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
 """Writes a trained checkpoint as an F32 qwen2 GGUF the engine loads.
 
-usage: export_gguf.py --ckpt DIR/ckpt.pt --tokenizer-model tok.gguf --out F32.gguf
-       export_gguf.py --random --tokenizer-model tok.gguf --out F32.gguf
+usage: export_gguf.py --ckpt DIR/ckpt.pt --tokenizer-model tok.gguf
+                      --prompt-versions 1[,2] --out F32.gguf
+       export_gguf.py --random --tokenizer-model tok.gguf
+                      --prompt-versions 1[,2] --out F32.gguf
                       (stdlib only: seeded random weights, to test the
                       writer and the engine's loader without PyTorch)
+
+--prompt-versions lists the edit prompt versions the training data used
+(1; 1,2 when some tasks were v2, make_data.py --v2), written as
+sonicboom.edit_prompt_versions: the engine prompts with the highest one it
+knows (edit_prompt_version_for, docs/gguf.md).
 
 The tokenizer keys (tokenizer.*) are copied, with their types, from the
 model `sb prompt` tokenized the training data with, so the exported model
@@ -68,7 +75,7 @@ def gguf_name(hf):
     return "blk.%s.%s" % (il, LAYER[rest])
 
 
-def metadata(tok, s=SHAPE):
+def metadata(tok, prompt_versions, s=SHAPE):
     kv = [("general.architecture", G.STRING, "qwen2"),
           ("general.name", G.STRING, "sonicboom-demo"),
           ("general.description", G.STRING, "SonicBoom's demo model: a small "
@@ -82,7 +89,9 @@ def metadata(tok, s=SHAPE):
           ("qwen2.attention.head_count", G.U32, s["n_head"]),
           ("qwen2.attention.head_count_kv", G.U32, s["n_head_kv"]),
           ("qwen2.rope.freq_base", G.F32, s["rope_base"]),
-          ("qwen2.attention.layer_norm_rms_epsilon", G.F32, s["rms_eps"])]
+          ("qwen2.attention.layer_norm_rms_epsilon", G.F32, s["rms_eps"]),
+          # int32, as mkmodel writes it: sb quantize copies int32 arrays
+          ("sonicboom.edit_prompt_versions", G.ARRAY, (G.I32, prompt_versions))]
     for key, (t, v) in tok.kv.items():
         if key.startswith("tokenizer."):
             kv.append((key, t, v))
@@ -91,6 +100,18 @@ def metadata(tok, s=SHAPE):
         raise SystemExit("export: the tokenizer model has %d tokens, shape.py "
                          "says %d" % (len(tokens), s["n_vocab"]))
     return kv
+
+
+def parse_versions(text):
+    """"1" or "1,2" -> [1, 2]: versions 1..31 (engine/model.c's bounds)."""
+    try:
+        versions = sorted({int(v) for v in text.split(",")})
+    except ValueError:
+        versions = []
+    if not versions or not all(1 <= v <= 31 for v in versions):
+        raise SystemExit("export: --prompt-versions %r: expected versions 1..31 "
+                         "separated by commas, e.g. 1,2" % text)
+    return versions
 
 
 def tensors_from_ckpt(path):
@@ -135,15 +156,18 @@ def main():
     ap.add_argument("--ckpt")
     ap.add_argument("--random", action="store_true")
     ap.add_argument("--tokenizer-model", required=True)
+    ap.add_argument("--prompt-versions", required=True,
+                    help="edit prompt versions of the training data: 1, or 1,2")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     if bool(args.ckpt) == args.random:
         ap.error("give exactly one of --ckpt and --random")
+    versions = parse_versions(args.prompt_versions)
     tok = G.Reader(args.tokenizer_model)
     tensors = tensors_random() if args.random else tensors_from_ckpt(args.ckpt)
-    G.write(args.out, metadata(tok), tensors)
-    print("export: %d tensors -> %s (%d bytes)" % (len(tensors), args.out,
-                                                 os.path.getsize(args.out)))
+    G.write(args.out, metadata(tok, versions), tensors)
+    print("export: %d tensors, edit prompt versions %s -> %s (%d bytes)" %
+          (len(tensors), ",".join(map(str, versions)), args.out, os.path.getsize(args.out)))
 
 
 if __name__ == "__main__":
