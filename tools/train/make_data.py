@@ -12,6 +12,12 @@
       ("train" or "heldout") is a hash of its path: held-out tasks come
       from files never seen in training.
 
+  make_data.py corpus --out DIR --same-files [--manifest tools/train/manifest.tsv]
+      The same, from only the files the manifest lists (a machine with more
+      -dev packages installed would add files, some of them held-out): the
+      manifest is compared, not rewritten, and the files that are gone or
+      whose bytes or chunk count changed are named, held-out ones apart.
+
   make_data.py tasks --corpus DIR/corpus.jsonl.gz --split train|heldout
                      --seed N --per-chunk K [--limit N] [--jobs N]
                      [--kind-weights rename=60,...] [--non-ascii 0.2] --out FILE
@@ -241,10 +247,38 @@ def split_of(path):
     return "heldout" if h % 1000 < HELDOUT_PER_MILLE else "train"
 
 
+def read_manifest(path):
+    """path -> the manifest's row (path, package, version, license, sha256,
+    chunks, split)."""
+    with open(path, encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f if not line.startswith("#")]
+    return {r[0]: tuple(r) for r in rows}
+
+
+def compare_manifest(listed, manifest):
+    """Names the listed files that are gone or changed; held-out ones
+    first, as they change what runs compare on."""
+    made = {row[0]: row for row in manifest}
+    for split in ("heldout", "train"):
+        gone = [p for p, r in listed.items() if r[6] == split and p not in made]
+        changed = [p for p, r in listed.items() if r[6] == split and p in made
+                   and (made[p][4], made[p][5]) != (r[4], r[5])]
+        print("corpus --same-files: %s files: %d of %d gone, %d changed" %
+              (split, len(gone), sum(r[6] == split for r in listed.values()), len(changed)))
+        for p in gone:
+            print("  gone: %s" % p)
+        for p in changed:
+            print("  changed: %s (version %s -> %s, chunks %s -> %s)" % (
+                p, listed[p][2], made[p][2], listed[p][5], made[p][5]))
+
+
 def cmd_corpus(args):
     os.makedirs(args.out, exist_ok=True)
     per_pkg, records, manifest = {}, [], []
     sources = list(c_sources()) + list(python_sources()) + list(js_sources())
+    listed = read_manifest(args.manifest) if args.same_files else None
+    if listed is not None:
+        sources = [s for s in sources if s[0] in listed]
     for path, pkg, version, lic, lang in sources:
         raw = open(path, "rb").read()
         try:
@@ -280,12 +314,15 @@ def cmd_corpus(args):
         for r in records:
             f.write((json.dumps(r, ensure_ascii=False) + "\n").encode("utf-8"))
     os.replace(out + ".tmp", out)
-    with open(args.manifest + ".tmp", "w", encoding="utf-8") as f:
-        f.write("# Source files of the demo model's training data (make_data.py "
-                "corpus).\n# path\tpackage\tversion\tlicense\tsha256\tchunks\tsplit\n")
-        for row in manifest:
-            f.write("\t".join(row) + "\n")
-    os.replace(args.manifest + ".tmp", args.manifest)
+    if listed is not None:
+        compare_manifest(listed, manifest)
+    else:
+        with open(args.manifest + ".tmp", "w", encoding="utf-8") as f:
+            f.write("# Source files of the demo model's training data (make_data.py "
+                    "corpus).\n# path\tpackage\tversion\tlicense\tsha256\tchunks\tsplit\n")
+            for row in manifest:
+                f.write("\t".join(row) + "\n")
+        os.replace(args.manifest + ".tmp", args.manifest)
     by = {}
     for r in records:
         key = (r["lang"], r["split"])
@@ -444,6 +481,8 @@ def main():
     c.add_argument("--out", required=True)
     c.add_argument("--manifest", default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "manifest.tsv"))
+    c.add_argument("--same-files", action="store_true",
+                   help="only the files the manifest lists; compare it, do not rewrite it")
     t = sub.add_parser("tasks")
     t.add_argument("--corpus", required=True)
     t.add_argument("--split", choices=["train", "heldout"], required=True)
