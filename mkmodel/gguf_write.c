@@ -224,6 +224,11 @@ void gguf_writer_set_arr_i32(gguf_writer *w, const char *key, const int32_t *v,
     gguf__set_arr32(w, __func__, key, GGUF_I32, v, n);
 }
 
+void gguf_writer_set_arr_u32(gguf_writer *w, const char *key, const uint32_t *v,
+                             uint64_t n) {
+    gguf__set_arr32(w, __func__, key, GGUF_U32, v, n);
+}
+
 void gguf_writer_set_arr_f32(gguf_writer *w, const char *key, const float *v,
                              uint64_t n) {
     gguf__set_arr32(w, __func__, key, GGUF_F32, v, n);

@@ -39,6 +39,8 @@ void gguf_writer_set_arr_str(gguf_writer *w, const char *key,
                              const char *const *v, uint64_t n);
 void gguf_writer_set_arr_i32(gguf_writer *w, const char *key,
                              const int32_t *v, uint64_t n);
+void gguf_writer_set_arr_u32(gguf_writer *w, const char *key,
+                             const uint32_t *v, uint64_t n);
 void gguf_writer_set_arr_f32(gguf_writer *w, const char *key,
                              const float *v, uint64_t n);
 /* Declares a tensor; data is produced at write time, in declaration order. */

@@ -52,9 +52,10 @@ static int quantize_model__copy_array(const gguf_file *f, int64_t i, const char 
     gguf_vtype elem;
     uint64_t n;
     if (gguf_get_arr(f, key, &elem, &n, err)) return -1;
-    if (elem == GGUF_I32 || elem == GGUF_F32) {
+    if (elem == GGUF_I32 || elem == GGUF_U32 || elem == GGUF_F32) {
         const void *data = gguf_arr_data(f, i);
         if (elem == GGUF_I32) gguf_writer_set_arr_i32(w, key, data, n);
+        else if (elem == GGUF_U32) gguf_writer_set_arr_u32(w, key, data, n);
         else gguf_writer_set_arr_f32(w, key, data, n);
         return 0;
     }

@@ -3,7 +3,8 @@
  * exactly the tensors sb mkmodel writes for the same floats (mkmodel draws
  * floats, then quantizes them with the same kernels), in the same types, so
  * the placement rules and the row loop are both checked byte for byte. Plus
- * the refusals: output = input, a missing input, and no output left behind.
+ * array metadata of int32 and uint32 elements copied, and the refusals:
+ * output = input, a missing input, and no output left behind.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 
 #include "../../engine/engine.h"
 #include "../../gguf/gguf.h"
+#include "../../mkmodel/mkmodel_internal.h"
 #include "../support/tiny_model.h"
 
 static char tmpdir[64];
@@ -75,6 +77,51 @@ static void test_q4_k_m_matches_mkmodel(void **state) {
     check_recipe(MK_RECIPE_Q4_K_M, "mk_q4_k_m.gguf");
 }
 
+/* Array metadata of every element type the engine reads survives a
+ * quantize: sonicboom.edit_prompt_versions as int32 (as mkmodel writes it)
+ * and as uint32 (as docs/gguf.md states it; sb quantize refused it). */
+static void test_array_metadata_copied(void **state) {
+    (void)state;
+    static const char key[] = "sonicboom.edit_prompt_versions";
+    const int32_t both[] = {1, 2};
+    for (int as_u32 = 0; as_u32 < 2; as_u32++) {
+        char in[256], out[256];
+        path_in_tmp(in, sizeof in, "versions_f32.gguf");
+        path_in_tmp(out, sizeof out, "versions_q8.gguf");
+        mk_job job;
+        test_job_init(&job);
+        job.prompt_versions = both;
+        job.n_prompt_versions = 2;
+        sb_err err = {0};
+        if (mk_job_write(&job, in, &err)) fail_msg("%s", err.msg);
+        mk_job_free(&job);
+        if (as_u32) { /* the array's element type, right after the key and GGUF_ARRAY */
+            FILE *f = fopen(in, "r+b");
+            assert_non_null(f);
+            char buf[1 << 16];
+            size_t n = fread(buf, 1, sizeof buf, f);
+            char *at = NULL;
+            for (size_t k = 0; !at && k + sizeof key - 1 <= n; k++)
+                if (!memcmp(buf + k, key, sizeof key - 1)) at = buf + k;
+            assert_non_null(at);
+            const uint32_t arr = GGUF_ARRAY, i32 = GGUF_I32, u32 = GGUF_U32;
+            char *elem = at + sizeof key - 1 + 4;
+            assert_memory_equal(at + sizeof key - 1, &arr, 4);
+            assert_memory_equal(elem, &i32, 4);
+            assert_int_equal(fseek(f, (long)(elem - buf), SEEK_SET), 0);
+            assert_int_equal(fwrite(&u32, 4, 1, f), 1);
+            fclose(f);
+        }
+        if (mk_model_quantize(in, out, MK_RECIPE_Q8_0, &err)) fail_msg("%s", err.msg);
+        eng_model *m = eng_model_load(out, &err);
+        if (!m) fail_msg("%s", err.msg);
+        assert_int_equal(eng_model_prompt_versions(m), (1u << 1) | (1u << 2));
+        eng_model_free(m);
+        unlink(in);
+        unlink(out);
+    }
+}
+
 static void test_refusals(void **state) {
     (void)state;
     char out[256], missing[256];
@@ -99,6 +146,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_q8_0_matches_mkmodel),
         cmocka_unit_test(test_q4_k_m_matches_mkmodel),
+        cmocka_unit_test(test_array_metadata_copied),
         cmocka_unit_test(test_refusals),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
