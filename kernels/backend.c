@@ -264,3 +264,11 @@ void krn_host_free(krn_backend *b, void *p) {
     if (b->ops->host_free) b->ops->host_free(b, p);
     else free(p);
 }
+
+krn_dims krn_model_dims(const krn_model *m) {
+    krn_dims d = {m->n_embd, m->n_ff, (int64_t)m->n_head * m->head_dim,
+                  (int64_t)m->n_head_kv * m->head_dim, m->n_embd};
+    if (d.q_dim > d.max_in) d.max_in = d.q_dim;
+    if (d.n_ff > d.max_in) d.max_in = d.n_ff;
+    return d;
+}

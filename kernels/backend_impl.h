@@ -13,6 +13,15 @@
  * changing it changes the bits of every attention output. */
 enum { KRN_ATTN_CHUNK = 64 };
 
+/* A model's activation widths, the one computation of them every backend
+ * sizes its buffers by (backend.c): the residual (n_embd), the FFN's
+ * (n_ff), the query and key/value rows (n_head or n_head_kv x head_dim),
+ * and the widest input any matmul reads. */
+typedef struct krn_dims {
+    int64_t n_embd, n_ff, q_dim, kv_dim, max_in;
+} krn_dims;
+krn_dims krn_model_dims(const krn_model *m);
+
 /* The RoPE table (rope_table.c): cos/sin of pos·θ_i for every position <
  * n_pos and pair i < head_dim/2, the floats every backend rotates by. */
 typedef struct krn_rope_table {

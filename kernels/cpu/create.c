@@ -138,13 +138,9 @@ static int krn_cpu__alloc(krn_cpu *c, const krn_model *m, int32_t cap,
  * never share a 64-byte cache line (krn_wblock is 44 bytes: 16 of them are
  * 704 = 11 lines; 16 floats are one line). */
 static void krn_cpu__dims(krn_cpu *c, const krn_model *m) {
-    c->n_embd = m->n_embd;
-    c->n_ff = m->n_ff;
-    c->q_dim = (int64_t)m->n_head * m->head_dim;
-    c->kv_dim = (int64_t)m->n_head_kv * m->head_dim;
-    c->max_in = c->n_embd;
-    if (c->q_dim > c->max_in) c->max_in = c->q_dim;
-    if (c->n_ff > c->max_in) c->max_in = c->n_ff;
+    const krn_dims d = krn_model_dims(m);
+    c->n_embd = d.n_embd, c->n_ff = d.n_ff, c->q_dim = d.q_dim, c->kv_dim = d.kv_dim;
+    c->max_in = d.max_in;
     c->wbuf_stride = (c->max_in / KRN_QBLOCK + 15) & ~(int64_t)15;
     c->fbuf_stride = (c->max_in + 15) & ~(int64_t)15;
     c->ascratch_stride = (krn_cpu_attn_group_scratch(m->head_dim, m->n_head / m->n_head_kv) +

@@ -147,13 +147,9 @@ static bool krn_cuda__mat_bytes(const krn_tensor *t, uint64_t *row, uint64_t *al
 }
 
 static void krn_cuda__dims(krn_cuda *c, const krn_model *m) {
-    c->n_embd = m->n_embd;
-    c->n_ff = m->n_ff;
-    c->q_dim = (int64_t)m->n_head * m->head_dim;
-    c->kv_dim = (int64_t)m->n_head_kv * m->head_dim;
-    c->max_in = c->n_embd;
-    if (c->q_dim > c->max_in) c->max_in = c->q_dim;
-    if (c->n_ff > c->max_in) c->max_in = c->n_ff;
+    const krn_dims d = krn_model_dims(m);
+    c->n_embd = d.n_embd, c->n_ff = d.n_ff, c->q_dim = d.q_dim, c->kv_dim = d.kv_dim;
+    c->max_in = d.max_in;
     krn_cuda_act *acts[2] = {&c->xq.g256, &c->xq.g32};
     for (int i = 0; i < 2; i++) {
         acts[i]->q_stride = (c->max_in + 63) & ~(int64_t)63;
