@@ -53,7 +53,39 @@ typedef struct edit__run {
     int32_t last_draft;         /* guesses of the step in flight */
     bool cancel;                /* the callback asked to stop */
     bool cancelled;             /* generation stopped because of it */
+    /* edit_opts.partial_text: the reply's bytes so far and what of the
+     * file they show (tracking stops, text NULL, if memory runs out) */
+    const eng_model *m;
+    bool track;
+    char *reply;
+    int64_t reply_len, reply_cap;
+    edit_partial partial;
 } edit__run;
+
+/* Appends a committed token's bytes to the reply kept for the progress
+ * text; the end-of-turn and EOS tokens end the reply and are not in it
+ * (run__answer). */
+static void run__keep(edit__run *run, int32_t id) {
+    if (!run->track || id == run->end_id || id == eng_model_eos(run->m)) return;
+    int64_t len = 0;
+    const char *b = eng_token_bytes(run->m, id, &len);
+    if (!b || len <= 0) return;
+    if (run->reply_len + len > run->reply_cap) {
+        int64_t cap = run->reply_cap ? 2 * run->reply_cap : 4096;
+        while (cap < run->reply_len + len) cap *= 2;
+        char *p = realloc(run->reply, (size_t)cap);
+        if (!p) {
+            run->track = false;
+            run->prog.text = NULL;
+            run->prog.text_len = 0;
+            return;
+        }
+        run->reply = p;
+        run->reply_cap = cap;
+    }
+    memcpy(run->reply + run->reply_len, b, (size_t)len);
+    run->reply_len += len;
+}
 
 /* Tells the callback about the step just done; sets cancel on request. */
 static void edit__report(edit__run *run) {
@@ -62,6 +94,11 @@ static void edit__report(edit__run *run) {
     p->tok_s = p->elapsed_s > 0 ? p->tokens / p->elapsed_s : 0.0;
     p->accept_rate = run->drafted > 0 ? (double)run->accepted / run->drafted
                                       : 0.0;
+    if (run->track) {
+        edit_partial_update(&run->partial, run->reply, run->reply_len);
+        p->text = run->reply ? run->reply : "";
+        p->text_len = run->partial.known_len;
+    }
     if (run->o->progress && run->o->progress(run->o->progress_ctx, p))
         run->cancel = true;
 }
@@ -72,6 +109,7 @@ static int edit__on_token(void *ctx, int32_t id) {
         run->cancelled = true;
         return 1;
     }
+    run__keep(run, id);
     if (!run->inner) {
         run->prog.tokens++;
         run->prog.steps++;
@@ -218,9 +256,11 @@ int edit_run(eng_session *s, const edit_request *req, const edit_opts *o,
     if (!o) o = &defaults;
     if (!s) return sb_err_set(err, "edit_run", "no session");
     const eng_model *m = eng_session_model(s);
-    edit__run run = {.o = o, .end_id = edit__end_id(m), .t0 = sb_now()};
+    edit__run run = {.o = o, .end_id = edit__end_id(m), .t0 = sb_now(),
+                     .m = m, .track = o->partial_text};
     edit__job job;
     if (edit__job_make(m, req, &job, err)) return -1;
+    run.partial = edit_partial_start(job.fence_len, job.added_newline);
     res->language = job.language;
     res->fence_len = job.fence_len;
     res->n_prompt = job.n_prompt;
@@ -230,6 +270,7 @@ int edit_run(eng_session *s, const edit_request *req, const edit_opts *o,
     res->prompt_ids = job.prompt_ids;
     job.prompt_ids = NULL;
     edit__job_free(&job);
+    free(run.reply);
     return rc;
 }
 

@@ -215,6 +215,26 @@ int edit_answer_text(const char *file, int64_t file_len, int64_t fence_len,
                      bool added_newline, char **text, int64_t *text_len,
                      sb_err *err);
 
+/* What of the edited file a reply shows for sure while it is still being
+ * generated (a preview that fills while tokens come). Fed the whole reply
+ * so far, longer each time, known_len is the length of a prefix of the
+ * file edit_extract will find in the finished reply, whatever comes next:
+ * the reply's complete lines before any closing line, less the last
+ * line's "\n" (the prompt may have added it, or the fence may follow it);
+ * once a complete closing line is seen, closed is set and known_len is
+ * the whole file. Never shrinks. */
+typedef struct edit_partial {
+    int64_t fence_len;
+    bool added_newline;
+    int64_t scanned;    /* bytes of complete lines looked at */
+    int64_t known_len;
+    bool closed;
+} edit_partial;
+
+edit_partial edit_partial_start(int64_t fence_len, bool added_newline);
+/* answer[0 .. len): the reply so far; a prefix of it was given before. */
+void edit_partial_update(edit_partial *p, const char *answer, int64_t len);
+
 /* ==== Running an edit (edit/edit.c) ======================================= */
 
 typedef enum edit_drafter_kind {
@@ -239,6 +259,12 @@ typedef struct edit_progress {
     double tok_s;         /* output tokens per second of elapsed time */
     double accept_rate;   /* draft tokens accepted / drafted so far, 0..1;
                              0 before anything was drafted */
+    /* With edit_opts.partial_text: the edited file as far as the reply
+     * shows it for sure (edit_partial): text[0 .. text_len) is a prefix of
+     * edit_result.text should the edit end with EDIT_DONE. Borrowed for
+     * the call; NULL otherwise. */
+    const char *text;
+    int64_t text_len;
 } edit_progress;
 
 /* Called after each step, from the generating thread; `p` is borrowed for
@@ -261,6 +287,9 @@ typedef struct edit_opts {
     /* Keep the K/V of the longest prefix this prompt shares with what the
      * session holds (eng_gen_params.reuse_prefix): the same bits, sooner. */
     bool prefix_cache;
+    /* Fill edit_progress.text (keeps a copy of the reply's bytes as they
+     * come; the output is the same either way). */
+    bool partial_text;
 } edit_opts;
 
 /* Copy drafter, max_draft 0, max_tokens 0, greedy, no progress, the

@@ -64,6 +64,27 @@ int edit_extract(const char *answer, int64_t answer_len, int64_t fence_len,
     return 0;
 }
 
+edit_partial edit_partial_start(int64_t fence_len, bool added_newline) {
+    return (edit_partial){.fence_len = fence_len, .added_newline = added_newline};
+}
+
+void edit_partial_update(edit_partial *p, const char *answer, int64_t len) {
+    while (!p->closed && p->scanned < len) {
+        const char *nl = memchr(answer + p->scanned, '\n',
+                                (size_t)(len - p->scanned));
+        if (!nl) return; /* the last line may go on */
+        if (extract__closes(answer, len, p->scanned, p->fence_len)) {
+            /* as edit_extract finds it: every line before was looked at */
+            p->closed = true;
+            p->known_len = p->added_newline && p->scanned > 0 ? p->scanned - 1
+                                                              : p->scanned;
+            return;
+        }
+        p->scanned = nl - answer + 1;
+        p->known_len = p->scanned - 1;
+    }
+}
+
 int edit_answer_text(const char *file, int64_t file_len, int64_t fence_len,
                      bool added_newline, char **text, int64_t *text_len,
                      sb_err *err) {

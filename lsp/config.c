@@ -158,6 +158,11 @@ static int config__prefix_cache(lsp_config *c, const char *v, sb_err *why) {
     return config__switch(v, &c->prefix_cache);
 }
 
+static int config__preview_streaming(lsp_config *c, const char *v, sb_err *why) {
+    (void)why;
+    return config__switch(v, &c->preview_streaming);
+}
+
 /* ==== the table: the one list of sb-lsp's options ============================ */
 
 /* The JSON type an initializationOption takes. */
@@ -227,6 +232,9 @@ static const config__option config__table[] = {
     {{"prefixCache", "prefix-cache", "SB_PREFIX_CACHE", "on|off", "on",
       "reuse the KV of a prompt's cached prefix; never changes output"},
      CONFIG__BOOLEAN, "on or off", config__prefix_cache},
+    {{"previewStreaming", "preview-streaming", "SB_PREVIEW_STREAMING", "on|off",
+      "off", "progress reports carry the edit's text so far (docs/lsp.md)"},
+     CONFIG__BOOLEAN, "on or off", config__preview_streaming},
 };
 enum { CONFIG__N = sizeof config__table / sizeof config__table[0] };
 

@@ -157,6 +157,8 @@ enum {
     LSP_MAX_CHANGES = 1 << 16,          /* changes in one didChange */
     LSP_MAX_DOCUMENTS = 1024,           /* documents open at once */
     LSP_MAX_INSTRUCTION = 64 * 1024,    /* bytes of an edit's instruction */
+    LSP_MAX_PARTIAL_REPORT = 16 * 1024, /* bytes of the edit's text in one
+                                           progress report (previewStreaming) */
     /* bytes of all open documents together: without it, 1,024 documents
      * of 64 MiB could be held */
     LSP_MAX_OPEN_BYTES = 128 << 20,
@@ -239,6 +241,10 @@ typedef struct lsp_config {
     int32_t cache_mb;     /* cacheMemoryMB: the sessions kept, one per open
                              document, in MiB (default 1024; docs/lsp.md) */
     bool prefix_cache;    /* prefixCache: default on; never changes output */
+    bool preview_streaming; /* previewStreaming: default off; on, progress
+                             reports carry the edit's text so far (at most
+                             LSP_MAX_PARTIAL_REPORT bytes a report;
+                             docs/lsp.md); never changes output */
     bool test_hold;       /* sb-lsp --test-hold-edits, for tests only: an
                              edit waits after its first progress report
                              until it is cancelled (worker.c); default off */

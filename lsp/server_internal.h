@@ -57,6 +57,7 @@ typedef struct lsp_job {
     bool begun;              /* $/progress begin was sent */
     int reports;
     double last_report;
+    int64_t partial_sent; /* bytes of the edit's text reported so far */
 } lsp_job;
 
 typedef struct lsp_cache lsp_cache; /* cache.c */

@@ -6,8 +6,10 @@
  *   1. the model is loaded if it is not yet (a failure is shown to the user
  *      and answers the request; the next edit tries again);
  *   2. edit_run generates, calling back after each step: the callback sends
- *      $/progress (begin, then reports at most 10 a second) and returns
- *      "stop" once the job is cancelled or its document changed;
+ *      $/progress (begin, then reports at most 10 a second, each with the
+ *      edit's text since the last one when the client asked for
+ *      previewStreaming) and returns "stop" once the job is cancelled or
+ *      its document changed;
  *   3. the answer: -32800 when cancelled, -32801 when the document changed
  *      (checked again against its version at the end), an error when the
  *      model gave no usable answer, else workspace/applyEdit with the hunks
@@ -175,12 +177,37 @@ static bool lsp__token_ready(lsp_server *s, lsp_job *job) {
     return ready;
 }
 
+/* previewStreaming: the edit's text (the region's new text) since the
+ * last report, at most LSP_MAX_PARTIAL_REPORT bytes ending on a character
+ * boundary, as {"offset": bytes sent before, "text": ...}; NULL when there
+ * is nothing new. Text that is not UTF-8 is not sent (the edit itself will
+ * fail on it), nor anything after it. */
+static json_t *lsp__partial(lsp_job *job, const edit_progress *p) {
+    if (!p->text || p->text_len <= job->partial_sent) return NULL;
+    int64_t n = p->text_len - job->partial_sent;
+    if (n > LSP_MAX_PARTIAL_REPORT) {
+        n = LSP_MAX_PARTIAL_REPORT;
+        while (n > 0 && ((unsigned char)p->text[job->partial_sent + n] & 0xC0) == 0x80)
+            n--;
+    }
+    json_t *text = json_stringn(p->text + job->partial_sent, (size_t)n);
+    if (!text) return NULL;
+    json_t *v = json_pack("{s:I,s:o}", "offset", (json_int_t)job->partial_sent,
+                          "text", text);
+    if (v) job->partial_sent += n;
+    return v;
+}
+
 static void lsp__report(lsp_server *s, lsp_job *job, const edit_progress *p) {
     char msg[160];
     snprintf(msg, sizeof msg, "%d tokens, %.1f tok/s, %.0f%% of drafts accepted",
              (int)p->tokens, p->tok_s, 100.0 * p->accept_rate);
-    lsp__progress(s, job, json_pack("{s:s,s:s,s:b}", "kind", "report", "message",
-                                    msg, "cancellable", 1));
+    json_t *value = json_pack("{s:s,s:s,s:b}", "kind", "report", "message",
+                              msg, "cancellable", 1);
+    json_t *partial = s->cfg.preview_streaming ? lsp__partial(job, p) : NULL;
+    if (value && partial) json_object_set_new(value, "sonicboom", partial);
+    else json_decref(partial);
+    lsp__progress(s, job, value);
     job->reports++;
     job->last_report = p->elapsed_s;
 }
@@ -473,6 +500,7 @@ static void lsp__run_edit(lsp_server *s, lsp_job *job) {
     o.progress = lsp__on_step;
     o.progress_ctx = &run;
     o.prefix_cache = s->cfg.prefix_cache;
+    o.partial_text = s->cfg.preview_streaming;
     edit_result r = {0};
     double t0 = sb_now();
     edit_run(session, &rq, &o, &r, &err);

@@ -239,6 +239,45 @@ static void test_drafter_parse(void **state) {
     assert_non_null(strstr(err.msg, "tree"));
 }
 
+/* ==== the sure part of a reply still coming (edit_partial) ================= */
+
+/* Feeds every prefix of `answer` (the whole reply, with its closing line)
+ * to an edit_partial: what it knows never shrinks and is never more than
+ * the file edit_extract finds in the whole reply (the file is the reply's
+ * own prefix); once the closing line is complete it is all of the file. */
+static void expect_partial(const char *answer, int64_t fence, bool added) {
+    sb_err err = {0};
+    int64_t file = 0, at = 0;
+    if (edit_extract(answer, (int64_t)strlen(answer), fence, added, &file, &at, &err))
+        fail_msg("no file in '%s': %s", answer, err.msg);
+    const char *nl = strchr(answer + at, '\n');
+    const int64_t complete = nl ? nl - answer + 1 : -1; /* closing line ends */
+    edit_partial p = edit_partial_start(fence, added);
+    int64_t last = 0;
+    for (int64_t len = 0; len <= (int64_t)strlen(answer); len++) {
+        edit_partial_update(&p, answer, len);
+        if (p.known_len < last || p.known_len > file)
+            fail_msg("'%s' after %lld bytes: %lld known, file %lld, before %lld",
+                     answer, (long long)len, (long long)p.known_len,
+                     (long long)file, (long long)last);
+        assert_true(p.closed == (complete >= 0 && len >= complete));
+        if (p.closed) assert_int_equal(p.known_len, file);
+        last = p.known_len;
+    }
+}
+
+static void test_partial_is_a_prefix(void **state) {
+    (void)state;
+    expect_partial("int x;\nint y;\n```\n", 3, false);
+    expect_partial("int x;\nint y;\n```", 3, false);     /* closing line unfinished */
+    expect_partial("a\nb\n```\n<|im_end|>", 3, true);    /* the added "\n" held back */
+    expect_partial("```\n", 3, false);                   /* an empty file */
+    expect_partial("\n```\n", 3, true);
+    /* backtick runs that are not the closing line are the file's */
+    expect_partial("x\n``\n```c\n ```\n````  \r\nmore\n", 4, false);
+    expect_partial("\xc3\xa9\n\xe2\x82\xac\n```\n", 3, false);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_file),
@@ -253,6 +292,7 @@ int main(void) {
         cmocka_unit_test(test_answer_text_round_trip),
         cmocka_unit_test(test_language),
         cmocka_unit_test(test_drafter_parse),
+        cmocka_unit_test(test_partial_is_a_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@
  *   drops the -32800 answer); it must never answer "already running".
  *   With sb-lsp --test-hold-edits and the chain model (chain_model.h), so the
  *   edit is cancelled at a known point.
+ * - previewStreaming: progress reports carry the edit's text so far, in
+ *   bounded pieces, a prefix of the final text, which is unchanged.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -207,11 +209,141 @@ static void test_next_edit_right_after_progress_end(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* ==== previewStreaming ==================================================== */
+
+/* What one edit sent back: the reports' partial texts joined, checked
+ * piece by piece, the applyEdit's edit and the result's sha256. */
+typedef struct streamed {
+    char *joined;       /* every report's sonicboom.text, in order */
+    size_t joined_len;
+    int pieces;         /* reports that carried text */
+    size_t first_len;   /* bytes of the first piece */
+    bool any_key;       /* a report had a "sonicboom" member at all */
+    json_t *edit;       /* the applyEdit's params.edit (owned) */
+    char sha256[80];
+} streamed;
+
+static void streamed_take_report(streamed *st, json_t *value) {
+    json_t *partial = json_object_get(value, "sonicboom");
+    if (!partial) return;
+    st->any_key = true;
+    json_t *text = json_object_get(partial, "text");
+    assert_true(json_is_string(text));
+    /* each piece continues the last: its offset is what came before */
+    assert_int_equal(json_integer_value(json_object_get(partial, "offset")),
+                     (json_int_t)st->joined_len);
+    size_t n = json_string_length(text);
+    assert_true(n > 0 && n <= LSP_MAX_PARTIAL_REPORT);
+    if (st->pieces++ == 0) st->first_len = n;
+    st->joined = realloc(st->joined, st->joined_len + n + 1);
+    assert_non_null(st->joined);
+    memcpy(st->joined + st->joined_len, json_string_value(text), n);
+    st->joined_len += n;
+    st->joined[st->joined_len] = '\0';
+}
+
+/* Runs one edit of TEXT (the whole document) with the chain model at
+ * `model`, previewStreaming as given, and collects what came back. */
+static void streamed_edit(const char *model, bool streaming, streamed *st) {
+    memset(st, 0, sizeof *st);
+    client c;
+    client_start(&c, NULL, NULL);
+    json_t *opts = json_pack("{s:s,s:i,s:b}", "model", model, "threads", 1,
+                             "previewStreaming", streaming);
+    int64_t init = client_request(&c, "initialize", json_pack(
+        "{s:i,s:{},s:o}", "processId", (int)getpid(), "capabilities",
+        "initializationOptions", opts));
+    json_decref(await_response(&c, init));
+    client_notify(&c, "initialized", NULL);
+    client_notify(&c, "textDocument/didOpen", json_pack(
+        "{s:{s:s,s:s,s:i,s:s}}", "textDocument", "uri", URI, "languageId", "c",
+        "version", 4, "text", TEXT));
+    int64_t id = held_edit(&c, "p");
+    json_t *m;
+    while ((m = client_next(&c))) {
+        const char *method = client_method(m);
+        json_t *params = json_object_get(m, "params");
+        const char *kind = progress_kind(m, "p");
+        if (kind && !strcmp(kind, "report")) {
+            streamed_take_report(st, json_object_get(params, "value"));
+        } else if (method && !strcmp(method, "workspace/applyEdit")) {
+            st->edit = json_incref(json_object_get(params, "edit"));
+            client_send(&c, json_pack("{s:O,s:{s:b}}", "id", json_object_get(m, "id"),
+                                      "result", "applied", 1));
+        } else if (client_is_response(m, id)) {
+            const char *sha = json_string_value(json_object_get(
+                json_object_get(m, "result"), "sha256"));
+            assert_non_null(sha);
+            snprintf(st->sha256, sizeof st->sha256, "%s", sha);
+            json_decref(m);
+            break;
+        }
+        json_decref(m);
+    }
+    assert_non_null(st->edit);
+    shut(&c);
+}
+
+/* previewStreaming on: the reports carry the edit's text as it comes, in
+ * pieces of at most LSP_MAX_PARTIAL_REPORT bytes cut between characters,
+ * each continuing the last, together a prefix of the final text; the
+ * edit itself is the same bits as with it off, whose reports carry
+ * nothing new. The reply is one token (the chain model), so the first
+ * report holds all of it that is sure: every line but the last "\n"
+ * (the fence follows it) and no more than a report's cap, which falls
+ * inside a two-byte character here (3-byte lines: 16384 = 3 * 5461 + 1). */
+static void test_preview_streaming(void **state) {
+    (void)state;
+    char dir[] = "/tmp/sb-lsp-stream-XXXXXX", model[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(model, sizeof model, "%s/chain.gguf", dir);
+    enum { LINES = 6000 };
+    char *reply = malloc(3 * LINES + 1);
+    assert_non_null(reply);
+    for (int i = 0; i < LINES; i++) memcpy(reply + 3 * i, "\xc3\xa9\n", 3);
+    reply[3 * LINES] = '\0';
+    sb_err err = {0};
+    if (chain_model_write(model, reply, &err)) fail_msg("%s", err.msg);
+
+    streamed on, off;
+    streamed_edit(model, true, &on);
+    streamed_edit(model, false, &off);
+
+    assert_true(on.pieces >= 1);
+    assert_int_equal(on.first_len, 3 * (LSP_MAX_PARTIAL_REPORT / 3)); /* 16383 */
+    assert_true(on.joined_len <= strlen(reply) - 1);
+    assert_memory_equal(on.joined, reply, on.joined_len);
+    /* the final result: unchanged, and the document made the reply */
+    assert_false(off.any_key);
+    assert_true(json_equal(on.edit, off.edit));
+    assert_string_equal(on.sha256, off.sha256);
+    json_t *edits = json_object_get(json_array_get(json_object_get(on.edit,
+                                                   "documentChanges"), 0), "edits");
+    if (!edits) edits = json_object_get(json_object_get(on.edit, "changes"), URI);
+    /* one hunk: all of TEXT but its final "\n" (line 3, column 6), which
+     * the reply ends with too, becomes the rest of the reply */
+    assert_int_equal(json_array_size(edits), 1);
+    json_t *e = json_array_get(edits, 0), *end = json_object_get(json_object_get(e, "range"), "end");
+    assert_int_equal(json_integer_value(json_object_get(end, "line")), 3);
+    assert_int_equal(json_integer_value(json_object_get(end, "character")), 6);
+    json_t *new_text = json_object_get(e, "newText");
+    assert_int_equal(json_string_length(new_text), strlen(reply) - 1);
+    assert_memory_equal(json_string_value(new_text), reply, strlen(reply) - 1);
+    free(on.joined);
+    json_decref(on.edit);
+    json_decref(off.edit);
+    free(reply);
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plugin_is_offered_the_prompt),
         cmocka_unit_test(test_generic_client_gets_presets_only),
         cmocka_unit_test(test_next_edit_right_after_progress_end),
+        cmocka_unit_test(test_preview_streaming),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
