@@ -248,6 +248,10 @@ typedef struct lsp_config {
     bool test_hold;       /* sb-lsp --test-hold-edits, for tests only: an
                              edit waits after its first progress report
                              until it is cancelled (worker.c); default off */
+    bool test_report_steps; /* sb-lsp --test-report-steps, for tests only: a
+                             progress report after every step, so a
+                             client's test sees the edit's text grow
+                             whatever the machine's speed; default off */
 } lsp_config;
 
 void lsp_config_defaults(lsp_config *c);

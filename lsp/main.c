@@ -47,12 +47,15 @@ static void main__help(void) {
     lsp_options_help(stdout);
     fputs("      --test-hold-edits\n"
           "        for tests: an edit waits after its first progress report\n"
-          "        until it is cancelled\n", stdout);
+          "        until it is cancelled\n"
+          "      --test-report-steps\n"
+          "        for tests: a progress report after every step of an edit\n"
+          "        (not at most 10 a second)\n", stdout);
 }
 
-/* getopt_long's table: --stdio, --help, --test-hold-edits, then every
+/* getopt_long's table: --stdio, --help, the two test flags, then every
  * option of lsp_option_at (val MAIN__OPTION + its index). */
-enum { MAIN__STDIO = 1, MAIN__HELP, MAIN__HOLD, MAIN__OPTION = 256,
+enum { MAIN__STDIO = 1, MAIN__HELP, MAIN__HOLD, MAIN__STEPS, MAIN__OPTION = 256,
        MAIN__MAX_OPTIONS = 64 };
 
 static void main__longs(struct option *longs) {
@@ -60,6 +63,7 @@ static void main__longs(struct option *longs) {
     longs[n++] = (struct option){"stdio", 0, 0, MAIN__STDIO};
     longs[n++] = (struct option){"help", 0, 0, MAIN__HELP};
     longs[n++] = (struct option){"test-hold-edits", 0, 0, MAIN__HOLD};
+    longs[n++] = (struct option){"test-report-steps", 0, 0, MAIN__STEPS};
     for (int i = 0; i < lsp_option_count() && i < MAIN__MAX_OPTIONS; i++)
         longs[n++] = (struct option){lsp_option_at(i).flag, 1, 0,
                                      MAIN__OPTION + i};
@@ -75,7 +79,7 @@ static const char *main__key(int c) {
 }
 
 int main(int argc, char **argv) {
-    static struct option longs[MAIN__MAX_OPTIONS + 4];
+    static struct option longs[MAIN__MAX_OPTIONS + 5];
     main__longs(longs);
     lsp_config cfg;
     lsp_config_defaults(&cfg);
@@ -94,6 +98,8 @@ int main(int argc, char **argv) {
             stdio = true;
         } else if (c == MAIN__HOLD) {
             cfg.test_hold = true;
+        } else if (c == MAIN__STEPS) {
+            cfg.test_report_steps = true;
         } else if (c == 'h' || c == MAIN__HELP) {
             main__help();
             lsp_config_free(&cfg);

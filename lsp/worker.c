@@ -19,7 +19,7 @@
  * For tests: with `sb-lsp --test-hold-edits` (lsp_config's test_hold), an
  * edit waits after its first progress report until it is cancelled, so a
  * test can cancel it (or change its document) at a known point without
- * timing.
+ * timing; with `--test-report-steps`, every step is reported.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,7 +235,8 @@ static int lsp__on_step(void *ctx, const edit_progress *p) {
     if (job->cancel) return 1;
     if (lsp__token_ready(s, job)) {
         if (!job->begun) lsp__begin(s, job);
-        if (job->reports == 0 || p->elapsed_s - job->last_report >= 0.1)
+        if (job->reports == 0 || p->elapsed_s - job->last_report >= 0.1 ||
+            s->cfg.test_report_steps)
             lsp__report(s, job, p);
         if (s->cfg.test_hold && job->reports == 1) lsp__hold(s, job);
     }

@@ -19,7 +19,10 @@
 -- rest accepted: peek.rest (reject-hunk); all accepted: peek.expected, and
 -- one undo restores the file (accept-all); the buffer edited during the
 -- preview: nothing written (preview-stale). peek.first and peek.rest come
--- from diff(1) (fixtures.sh), not from the plugin.
+-- from diff(1) (fixtures.sh), not from the plugin. preview-streaming: the
+-- text shown while the model writes (previewStreaming; the server reports
+-- every step, --test-report-steps) grows, is always a prefix of sb edit's
+-- output, and gives way to the hunks at the end.
 -- Exits 0 when every check passed, else prints why and exits 1.
 
 local T = assert(os.getenv('SB_T'), 'SB_T not set')
@@ -252,9 +255,43 @@ tests['preview-stale'] = function()
   log('ok - nvim preview-stale: the buffer edited during the preview: nothing written, told so')
 end
 
+-- previewStreaming: while the model writes, the provisional view shows
+-- the region's new text so far, each a prefix of sb edit's output and of
+-- the next; at the end it is gone and the real hunks are shown; nothing
+-- in the buffer changed.
+tests['preview-streaming'] = function()
+  local P = require('sonicboom.preview')
+  local bufnr = open(T .. '/peek.c')
+  local before = buffer_text(bufnr)
+  -- every provisional view the plugin shows, as it shows it
+  local seen = {}
+  local show = P.show_partial
+  P.show_partial = function(...)
+    show(...)
+    local lines = P.partial(bufnr)
+    seen[#seen + 1] = lines and table.concat(lines, '\n') or ''
+  end
+  vim.cmd('SonicBoomEdit ' .. INSTR_WHOLE)
+  wait_idle()
+  P.show_partial = show
+  check(#seen > 1, #seen .. ' provisional view(s) shown while the model wrote: ' .. last_note())
+  local expected = read(T .. '/peek.expected')
+  for i, text in ipairs(seen) do
+    check(expected:sub(1, #text) == text, 'shown text is not a prefix of sb edit:\n' .. text)
+    check(i == 1 or text:sub(1, #seen[i - 1]) == seen[i - 1], 'the shown text shrank')
+  end
+  check(P.partial(bufnr) == nil, 'the provisional view outlived the edit')
+  check(sb.pending(bufnr) ~= nil, 'no hunks shown at the end: ' .. last_note())
+  check(buffer_text(bufnr) == before, 'the buffer changed before any hunk was accepted')
+  vim.cmd('SonicBoomRejectAll')
+  log(string.format('ok - nvim preview-streaming: %d growing provisional views, each a ' ..
+                    'prefix of sb edit, then the hunks; buffer unchanged', #seen))
+end
+
 local orders = {
   held = { 'cancel_mid_edit', 'buffer_changed_during_generation' },
-  preview = { 'preview', 'accept-hunk', 'reject-hunk', 'accept-all', 'preview-stale' },
+  preview = { 'preview', 'accept-hunk', 'reject-hunk', 'accept-all', 'preview-stale',
+              'preview-streaming' },
   edits = { 'whole_buffer', 'selection_in_the_middle_by_code_action' },
 }
 local order = orders[MODE] or orders.edits
@@ -262,6 +299,9 @@ local order = orders[MODE] or orders.edits
 vim.cmd('filetype on')
 local lsp_cmd = { assert(os.getenv('SB_LSP')), '--stdio' }
 if MODE == 'held' then lsp_cmd = { lsp_cmd[1], '--stdio', '--test-hold-edits' } end
+-- a report after every step: the preview-streaming test sees the text
+-- grow however fast this machine writes it
+if MODE == 'preview' then lsp_cmd = { lsp_cmd[1], '--stdio', '--test-report-steps' } end
 sb.setup({ cmd = lsp_cmd, filetypes = { 'c' }, model = os.getenv('SB_TEST_MODEL'),
            threads = 2, echo_progress = false, preview = MODE == 'preview' })
 

@@ -44,6 +44,9 @@ local defaults = {
   echo_progress = true,
   -- show the edit's hunks before anything changes; false: apply at once
   preview = true,
+  -- with the preview on: show the edit's text while the model writes it
+  -- (the server's previewStreaming), replaced by the hunks at the end
+  preview_streaming = true,
   -- buffer-local normal-mode keys while a preview is shown (false: none;
   -- the :SonicBoomAccept... commands always work)
   preview_keys = { accept = 'ga', reject = 'gr', accept_all = 'gA', reject_all = 'gR',
@@ -94,6 +97,7 @@ local function init_options()
     model = config.model, device = config.device, threads = config.threads,
     seed = config.seed, temperature = config.temperature, log = config.log,
     maxTokens = config.max_tokens,
+    previewStreaming = (config.preview and config.preview_streaming) or nil,
   }
   return next(o) and o or nil
 end
@@ -102,6 +106,7 @@ end
 finish = function(edit, msg, level)
   if running ~= edit then return end
   running = nil
+  if edit.partial then preview.clear_partial(edit.bufnr) end
   notify(msg, level)
   vim.cmd('redrawstatus')
 end
@@ -115,6 +120,13 @@ local function on_progress(err, result, ctx, cfg)
   local v = result.value or {}
   if v.kind == 'begin' then
     running.title = v.title
+  end
+  -- previewStreaming: the next piece of the region's new text
+  local piece = v.sonicboom
+  if config.preview and type(piece) == 'table' and type(piece.text) == 'string'
+      and piece.offset == #(running.partial or '') then
+    running.partial = (running.partial or '') .. piece.text
+    preview.show_partial(running.bufnr, running.first, running.last, running.partial)
   end
   if v.kind == 'end' and running.cancelling and v.message == 'cancelled' then
     finish(running, 'cancelled; nothing was applied')
@@ -239,8 +251,11 @@ local function run(client, bufnr, arg)
   end
   token_counter = token_counter + 1
   local token = 'sonicboom/nvim/' .. vim.fn.getpid() .. '/' .. token_counter
+  -- the region's lines (0-based, end exclusive), for the provisional view
+  local first = arg.range and arg.range.start.line or 0
+  local last = arg.range and arg.range['end'].line or vim.api.nvim_buf_line_count(bufnr)
   local edit = { client = client, bufnr = bufnr, token = token,
-                 message = 'SonicBoom: starting' }
+                 message = 'SonicBoom: starting', first = first, last = last }
   running = edit
   echo(edit.message)
   local params = { command = 'sonicboom.edit', arguments = { arg }, workDoneToken = token }

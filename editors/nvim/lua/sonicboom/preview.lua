@@ -267,7 +267,50 @@ end
 -- preview. opts: encoding (the client's offset encoding), keys (lhs by
 -- action, false: none), notify (function(msg)). Replaces any earlier
 -- preview of that buffer. Returns the number of hunks shown.
+-- ---- the provisional view while the model writes -------------------------
+--
+-- With previewStreaming (init.lua asks for it when the preview is on),
+-- sb-lsp's progress reports carry the region's new text as far as it is
+-- sure. Until the edit ends, the region's lines are marked DiffChange and
+-- that text is shown below them as virtual lines; the real hunks replace
+-- it (M.open), and a cancelled or failed edit drops it (M.clear_partial).
+-- Nothing in the buffer changes.
+
+local ns_partial = vim.api.nvim_create_namespace('sonicboom_partial')
+local partials = {} -- bufnr -> the provisional lines shown
+
+-- Shows `text` (the region's new text so far) as the provisional view of
+-- lines first .. last - 1 (0-based) of bufnr.
+function M.show_partial(bufnr, first, last, text)
+  if not vim.api.nvim_buf_is_valid(bufnr) then return end
+  vim.api.nvim_buf_clear_namespace(bufnr, ns_partial, 0, -1)
+  local n = vim.api.nvim_buf_line_count(bufnr)
+  last = math.max(math.min(last, n), first + 1)
+  local lines = lines_of(text)
+  local virt = { { { 'SonicBoom is writing (not applied yet):', 'Comment' } } }
+  for _, l in ipairs(lines) do virt[#virt + 1] = { { l, 'DiffAdd' } } end
+  for l = first, math.min(last, n) - 1 do
+    vim.api.nvim_buf_add_highlight(bufnr, ns_partial, 'DiffChange', l, 0, -1)
+  end
+  vim.api.nvim_buf_set_extmark(bufnr, ns_partial, math.min(last, n) - 1, 0,
+                               { virt_lines = virt })
+  partials[bufnr] = lines
+end
+
+function M.clear_partial(bufnr)
+  if vim.api.nvim_buf_is_valid(bufnr) then
+    vim.api.nvim_buf_clear_namespace(bufnr, ns_partial, 0, -1)
+  end
+  partials[bufnr] = nil
+end
+
+-- The provisional lines shown in bufnr, or nil (for tests and statuslines).
+function M.partial(bufnr)
+  return partials[bufnr]
+end
+
 function M.open(bufnr, edits, opts)
+  M.clear_partial(bufnr)
   close(bufnr, 'an earlier preview was replaced; nothing of it was applied')
   local buf_lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
   local hunks = M.hunks_of(buf_lines, edits, opts.encoding or 'utf-16')
