@@ -179,10 +179,57 @@ the current buffer (the client's own conversion: it knows the encoding)."
      (concat "the buffer changed during the preview; nothing more was applied ("
              (sonicboom-preview--summary) ")"))))
 
+;;;; The provisional view while the model writes (previewStreaming)
+
+(defface sonicboom-preview-writing '((t :inherit diff-changed))
+  "The lines an edit is rewriting while the model writes."
+  :group 'sonicboom)
+
+(defvar-local sonicboom-preview--partial nil
+  "The provisional view: (OVERLAY . TEXT shown), or nil.")
+
+(defun sonicboom-preview-show-partial (buffer first last text)
+  "Shows TEXT, the new text so far of lines FIRST..LAST-1 (0-based) of
+BUFFER, below those lines until the edit's hunks replace it.  Nothing in
+the buffer changes."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (sonicboom-preview-clear-partial buffer)
+      (save-excursion
+        (save-restriction
+          (widen)
+          (goto-char (point-min))
+          (forward-line first)
+          (let* ((beg (point))
+                 (end (progn (forward-line (max 1 (- last first))) (point)))
+                 (ov (make-overlay beg end nil t nil)))
+            (overlay-put ov 'face 'sonicboom-preview-writing)
+            (overlay-put ov 'after-string
+                         (concat (if (bolp) "" "\n")
+                                 (propertize "SonicBoom is writing (not applied yet):\n"
+                                             'face 'sonicboom-preview-header)
+                                 (propertize (concat text "\n")
+                                             'face 'sonicboom-preview-added)))
+            (setq sonicboom-preview--partial (cons ov text))))))))
+
+(defun sonicboom-preview-clear-partial (buffer)
+  "Removes BUFFER's provisional view, if any."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (when sonicboom-preview--partial
+        (delete-overlay (car sonicboom-preview--partial))
+        (setq sonicboom-preview--partial nil)))))
+
+(defun sonicboom-preview-partial (&optional buffer)
+  "The text of BUFFER's provisional view (default: the current one), or nil."
+  (with-current-buffer (or buffer (current-buffer))
+    (cdr sonicboom-preview--partial)))
+
 (defun sonicboom-preview-offer (buffer edits position-to-point notify)
   "Shows EDITS (TextEdits for BUFFER) as a preview; returns the hunk count.
 POSITION-TO-POINT converts an LSP position in BUFFER; NOTIFY is called
 with what the user should be told.  An earlier preview there is closed."
+  (sonicboom-preview-clear-partial buffer)
   (with-current-buffer buffer
     (when sonicboom-preview--state
       (sonicboom-preview--close "an earlier preview was replaced; nothing of it was applied"))

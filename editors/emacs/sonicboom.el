@@ -83,13 +83,21 @@ to accept or reject one by one (`sonicboom-preview-mode'); nil: apply
 the edit at once."
   :type 'boolean)
 
+(defcustom sonicboom-preview-streaming t
+  "Non-nil (with `sonicboom-preview'): show the edit's new text while the
+model writes it, below the lines it rewrites, until its hunks replace it
+(the server's previewStreaming)."
+  :type 'boolean)
+
 (defun sonicboom--init-options (&rest _)
   "The initializationOptions for sb-lsp, from the settings above."
   (let ((opts nil))
     (dolist (pair `((:model . ,sonicboom-model) (:device . ,sonicboom-device)
                     (:threads . ,sonicboom-threads) (:seed . ,sonicboom-seed)
                     (:temperature . ,sonicboom-temperature) (:log . ,sonicboom-log)
-                    (:maxTokens . ,sonicboom-max-tokens)))
+                    (:maxTokens . ,sonicboom-max-tokens)
+                    (:previewStreaming . ,(and sonicboom-preview
+                                               sonicboom-preview-streaming t))))
       (when (cdr pair)
         (setq opts (plist-put opts (car pair) (cdr pair)))))
     (or opts (make-hash-table))))
@@ -156,6 +164,8 @@ we add to starts with a string, the documented way (see `display-time')."
   "End EDIT, if it still runs, telling the user FMT with ARGS."
   (when (eq sonicboom--running edit)
     (setq sonicboom--running nil)
+    (when (plist-get edit :partial)
+      (sonicboom-preview-clear-partial (plist-get edit :buffer)))
     (apply #'sonicboom--say fmt args)
     (force-mode-line-update t)))
 
@@ -179,6 +189,7 @@ Backends call this from their $/progress handler."
             (msg (sonicboom--get value "message")))
         (when (equal kind "begin")
           (plist-put edit :title (sonicboom--get value "title")))
+        (sonicboom--partial edit (sonicboom--get value "sonicboom"))
         (if (and (equal kind "end") (plist-get edit :cancelling)
                  (equal msg "cancelled"))
             ;; some clients drop the -32800 answer: the end of the
@@ -188,6 +199,18 @@ Backends call this from their $/progress handler."
             (plist-put edit :message
                        (format "%s: %s" (or (plist-get edit :title) "SonicBoom") msg))
             (force-mode-line-update t)))))))
+
+(defun sonicboom--partial (edit piece)
+  "Adds PIECE (previewStreaming's {offset, text}) to EDIT's text so far
+and shows it, when it continues what came before (offset: UTF-8 bytes)."
+  (let ((text (and piece (sonicboom--get piece "text")))
+        (so-far (or (plist-get edit :partial) "")))
+    (when (and sonicboom-preview (stringp text)
+               (equal (sonicboom--get piece "offset")
+                      (string-bytes (encode-coding-string so-far 'utf-8))))
+      (plist-put edit :partial (concat so-far text))
+      (sonicboom-preview-show-partial (plist-get edit :buffer) (plist-get edit :first)
+                                      (plist-get edit :last) (plist-get edit :partial)))))
 
 (defun sonicboom--start (backend arg)
   "Runs sonicboom.edit with ARG (a plist: :uri :instruction :range? :version?).
@@ -203,8 +226,14 @@ BACKEND is a plist of functions from the client managing the buffer:
       (user-error "SonicBoom: an edit is already running (M-x sonicboom-cancel)")
     (let* ((token (format "sonicboom/emacs/%d/%d" (emacs-pid)
                           (cl-incf sonicboom--counter)))
+           (range (plist-get arg :range))
+           ;; the region's lines (0-based, end exclusive), for the
+           ;; provisional view while the model writes
            (edit (list :token token :buffer (current-buffer) :backend backend
-                       :message "SonicBoom: starting")))
+                       :message "SonicBoom: starting"
+                       :first (if range (plist-get (plist-get range :start) :line) 0)
+                       :last (if range (plist-get (plist-get range :end) :line)
+                               (1+ (count-lines (point-min) (point-max)))))))
       (sonicboom--show-mode-line)
       (setq sonicboom--running edit)
       (force-mode-line-update t)
@@ -250,6 +279,8 @@ after (sonicboom-eglot-setup) or (sonicboom-lsp-mode-setup))")))
 
 (declare-function sonicboom-eglot--setup "sonicboom-eglot")
 (declare-function sonicboom-preview-keys-hint "sonicboom-preview")
+(declare-function sonicboom-preview-show-partial "sonicboom-preview")
+(declare-function sonicboom-preview-clear-partial "sonicboom-preview")
 (declare-function sonicboom-lsp--setup "sonicboom-lsp")
 
 ;;;###autoload

@@ -26,6 +26,10 @@
 ;;                    one undo restores (accept-all); the buffer edited
 ;;                    during the preview: nothing written (preview-stale).
 ;;                    peek.first and peek.rest come from diff(1).
+;;                    preview-streaming (the server reports every step,
+;;                    --test-report-steps): the text shown while the
+;;                    model writes grows, each a prefix of sb edit's
+;;                    output, and the hunks replace it at the end.
 ;; Prints one line per test and "N passed, N failed" (to $SB_TEST_OUT when
 ;; set: a terminal Emacs has no stdout of its own); exits 1 on a failure.
 
@@ -65,9 +69,13 @@
 ;;;; Starting the client
 
 (setq sonicboom-server-command
-      (if (member test-mode '("held" "screen"))
-          (list (getenv "SB_LSP") "--stdio" "--test-hold-edits")
-        (list (getenv "SB_LSP") "--stdio"))
+      (cond ((member test-mode '("held" "screen"))
+             (list (getenv "SB_LSP") "--stdio" "--test-hold-edits"))
+            ;; a report after every step: preview-streaming sees the text
+            ;; grow however fast this machine writes it
+            ((equal test-mode "preview")
+             (list (getenv "SB_LSP") "--stdio" "--test-report-steps"))
+            (t (list (getenv "SB_LSP") "--stdio")))
       sonicboom-model (getenv "SB_TEST_MODEL")
       sonicboom-preview (equal test-mode "preview")
       sonicboom-threads 2
@@ -241,6 +249,42 @@ the prompt with INSTRUCTION."
     (test-check (equal (test-text) typed) "the preview wrote into an edited buffer")
     "preview-stale: the buffer edited during the preview: preview closed, nothing written"))
 
+(defvar test-partials-seen nil
+  "The provisional views shown, newest first (test-preview-streaming).")
+
+(defun test-record-partial (buffer &rest _)
+  "After `sonicboom-preview-show-partial': what BUFFER shows now."
+  (push (sonicboom-preview-partial buffer) test-partials-seen))
+
+(defun test-preview-streaming ()
+  "previewStreaming: the text shown while the model writes grows, each a
+prefix of sb edit's output; at the end the hunks replace it."
+  (test-open "peek.c")
+  (let ((before (test-text))
+        (expected (test-read "peek.expected"))
+        (seen nil))
+    (setq test-partials-seen nil)
+    (advice-add 'sonicboom-preview-show-partial :after #'test-record-partial)
+    (unwind-protect
+        (progn
+          (sonicboom-edit (getenv "INSTR_WHOLE"))
+          (test-wait (lambda () (not (sonicboom-busy-p))) "the edit"))
+      (advice-remove 'sonicboom-preview-show-partial #'test-record-partial))
+    (setq seen (reverse test-partials-seen))
+    (test-check (> (length seen) 1) "%d provisional view(s) shown while the model wrote: %s"
+                (length seen) sonicboom-last-message)
+    (let ((last ""))
+      (dolist (text seen)
+        (test-check (string-prefix-p text expected) "shown text is not a prefix of sb edit:\n%s" text)
+        (test-check (string-prefix-p last text) "the shown text shrank")
+        (setq last text)))
+    (test-check (null (sonicboom-preview-partial)) "the provisional view outlived the edit")
+    (test-check (sonicboom-preview-pending) "no hunks at the end: %s" sonicboom-last-message)
+    (test-check (equal (test-text) before) "the buffer changed before any hunk was accepted")
+    (test-key "C-c ^ K")
+    (format "preview-streaming: %d growing provisional views, each a prefix of sb edit, then the hunks"
+            (length seen))))
+
 (defun test-screen ()
   "The terminal as tmux shows it now (a terminal Emacs under tmux)."
   (with-temp-buffer
@@ -360,7 +404,7 @@ the prompt with INSTRUCTION."
                ("held" '(test-cancel test-changed-during-generation))
                ("screen" '(test-mode-line))
                ("preview" '(test-preview test-accept-hunk test-reject-hunk test-accept-all
-                            test-preview-stale))
+                            test-preview-stale test-preview-streaming))
                (_ '(test-whole-buffer test-selection-by-code-action))))
       (failed 0))
   (dolist (test tests)
