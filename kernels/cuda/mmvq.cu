@@ -66,7 +66,6 @@ krn_cuda_mmvq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
     for (int n = 0; n < NT; n++)
 #pragma unroll
         for (int e = 0; e < 4; e++) acc[n][e] = 0, part[n][e] = 0.0f;
-    const int rows_left = p.n_rows;
     for (int kb = kb0; kb < kb1; kb++) {
         const bool more = kb + 1 < kb1;
         if (more) mmvq_load<T>(next, rec + (uint64_t)(kb + 1 - kb0) * REC, lane);
@@ -77,7 +76,7 @@ krn_cuda_mmvq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
                                                    64 * pair + 16 * t)
                                 : make_uint4(0, 0, 0, 0);
         };
-        kq_integers<T, NT>([&](int k) { return cur.pl[k]; }, bfrag, hd, rows_left, acc);
+        kq_integers<T, NT>([&](int k) { return cur.pl[k]; }, bfrag, hd, p.n_rows, acc);
 #pragma unroll
         for (int n = 0; n < NT; n++) {
 #pragma unroll

@@ -404,11 +404,48 @@ static void test_buckets_decode_kernel(void **state) {
 
 /* ---- chunking, rollback, long context ------------------------------------------- */
 
+enum { PREFILL_N = 64 };
+
+/* Prefill as the engine runs it (krn_batch.logits_from), on d's GPU: chunks
+ * that want no logits (the GPU skips the output norm and LM head) still
+ * write their K/V, and a chunk whose rows from k on want logits gives
+ * those rows want's bits (the CPU's), the rows before it left as they
+ * were. */
+static void check_logits_from(const duo *d, const int32_t *seq, const float *want, float *got,
+                              const char *name) {
+    enum { N = PREFILL_N };
+    const int chunks[] = {16, 24, 64, 1};
+    for (int ci = 0; ci < 4; ci++) {
+        const int chunk = chunks[ci];
+        for (int p = 0; p < N; p += chunk) {
+            const int rows = N - p < chunk ? N - p : chunk;
+            const bool last = p + rows == N;
+            const int from = last ? rows / 2 : rows; // none before the last chunk
+            int32_t pos[KRN_MAX_ROWS];
+            for (int r = 0; r < rows; r++) pos[r] = p + r;
+            memset(got, 0xA5, (size_t)rows * d->row_bytes);
+            step_from(d->gpu, rows, seq + p, pos, got, from);
+            char what[96];
+            snprintf(what, sizeof what, "%s, chunks of %d, logits from row %d", name, chunk, from);
+            for (int r = 0; r < rows; r++) {
+                if (r >= from) {
+                    expect_same_row(d, row_at(d, want, p + r), row_at(d, got, r), what, r, p + r);
+                    continue;
+                }
+                const unsigned char *bytes = (const unsigned char *)row_at(d, got, r);
+                for (size_t i = 0; i < d->row_bytes; i++)
+                    if (bytes[i] != 0xA5) fail_msg("%s: row %d before it was written", what, r);
+            }
+        }
+    }
+}
+
 /* A 64-token prompt in one step, in chunks of 7 and token by token on the
- * GPU: every position the same bits as the CPU's one-step prefill. */
+ * GPU: every position the same bits as the CPU's one-step prefill; then
+ * with logits from one row on or none (check_logits_from). */
 static void check_chunking(const tm_shape *sh, const tm_types *ty, uint64_t seed,
                            const char *name) {
-    enum { N = 64 };
+    enum { N = PREFILL_N };
     duo d = duo_create(sh, ty, seed, N);
     int32_t seq[N];
     make_seq(seq, N, sh->n_vocab, seed);
@@ -423,54 +460,9 @@ static void check_chunking(const tm_shape *sh, const tm_types *ty, uint64_t seed
         for (int p = 0; p < N; p++)
             expect_same_row(&d, row_at(&d, want, p), row_at(&d, got, p), what, p, p);
     }
+    check_logits_from(&d, seq, want, got, name);
     free(want), free(got);
     duo_free(&d);
-}
-
-/* Prefill as the engine runs it (krn_batch.logits_from): chunks that want
- * no logits (the GPU skips the output norm and LM head) still write their
- * K/V, and a chunk whose rows from k on want logits gives those rows the
- * CPU's bits, the rows before it left as they were. */
-static void check_logits_from(const tm_shape *sh, const tm_types *ty, uint64_t seed,
-                              const char *name) {
-    enum { N = 64 };
-    duo d = duo_create(sh, ty, seed, N);
-    int32_t seq[N];
-    make_seq(seq, N, sh->n_vocab, seed);
-    float *want = logits_alloc(&d, N), *got = logits_alloc(&d, N);
-    run_chunked(&d, d.cpu, seq, N, N, want);
-    const int chunks[] = {16, 24, 64, 1};
-    for (int ci = 0; ci < 4; ci++) {
-        const int chunk = chunks[ci];
-        for (int p = 0; p < N; p += chunk) {
-            const int rows = N - p < chunk ? N - p : chunk;
-            const bool last = p + rows == N;
-            const int from = last ? rows / 2 : rows; // none before the last chunk
-            int32_t pos[KRN_MAX_ROWS];
-            for (int r = 0; r < rows; r++) pos[r] = p + r;
-            memset(got, 0xA5, (size_t)rows * d.row_bytes);
-            step_from(d.gpu, rows, seq + p, pos, got, from);
-            char what[96];
-            snprintf(what, sizeof what, "%s, chunks of %d, logits from row %d", name, chunk, from);
-            for (int r = 0; r < rows; r++) {
-                if (r >= from) {
-                    expect_same_row(&d, row_at(&d, want, p + r), row_at(&d, got, r), what, r, p + r);
-                    continue;
-                }
-                const unsigned char *bytes = (const unsigned char *)row_at(&d, got, r);
-                for (size_t i = 0; i < d.row_bytes; i++)
-                    if (bytes[i] != 0xA5) fail_msg("%s: row %d before it was written", what, r);
-            }
-        }
-    }
-    free(want), free(got);
-    duo_free(&d);
-}
-
-static void test_logits_from(void **state) {
-    (void)state;
-    check_logits_from(&SMALL, &MIXED, 21, "mixed");
-    check_logits_from(&WIDE, &MIXED2, 22, "wide mixed2");
 }
 
 static void test_prefill_chunking(void **state) {
@@ -968,7 +960,6 @@ int main(void) {
         cmocka_unit_test_prestate_setup_teardown(test_launch_overlap, env_guard_save,
                                                  env_guard_restore, &pdl_guard),
         cmocka_unit_test(test_prefill_chunking),
-        cmocka_unit_test(test_logits_from),
         cmocka_unit_test(test_rollback),
         cmocka_unit_test(test_long_context),
         cmocka_unit_test(test_sliding_window),
