@@ -26,7 +26,8 @@
  * again by the same table, section and plot code, where the run was not.
  *
  * The programs in bench/programs/ (engine_steps.c, membw.c,
- * tokenize_speed.c) link this library; they are not part of it.
+ * tokenize_speed.c, kernel_lab.cu) link this library; they are not part of
+ * it.
  */
 #ifndef SB_BENCH_H
 #define SB_BENCH_H
