@@ -751,8 +751,13 @@ static uint64_t lab_max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static int lab_positions(const lab_rig *r, int32_t depth, sb_err *err) {
     int32_t pos[KRN_MAX_ROWS];
     for (int i = 0; i < KRN_MAX_ROWS; i++) pos[i] = depth + i;
+    // a copy from pageable memory may return before it lands; the legacy
+    // stream it ran on is not one the backend's stream waits for
     return KRN_CUDA_CHECK(cudaMemcpy(lab_positions_buffer(r->c), pos, sizeof pos,
-                                     cudaMemcpyHostToDevice), err);
+                                     cudaMemcpyHostToDevice), err) ||
+                   KRN_CUDA_CHECK(cudaDeviceSynchronize(), err)
+               ? -1
+               : 0;
 }
 
 static int lab_rig_create(lab_rig *r, const eng_model *em, const lab_opts *o, sb_err *err) {
