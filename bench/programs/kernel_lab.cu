@@ -45,7 +45,9 @@
  * bytes, the least the launch must move (bench.h, bench_*_traffic:
  * weights, activations, KV cache); GB/s = bytes / time; floor_us, the
  * lab's copy kernel moving as many bytes (half read, half written) timed
- * the same way, launch costs and all; %floor = floor_us / us; TOP/s for
+ * the same way, launch costs and all; %floor = floor_us / us (above 100%
+ * where a kernel starts its weight loads before the launch ahead of it ends,
+ * as mmvq does and the copy does not); TOP/s for
  * matmuls (2 ops a weight a row); set_MB, what the rotation below reads.
  * Above the table, the device's copy bandwidth (bench_device_copy_gbs, 1
  * GiB): bytes / that is the floor of a large launch, floor_us also pays a
@@ -1068,6 +1070,12 @@ static const char *const lab_usage =
 
 // ---- main ------------------------------------------------------------------------
 
+// --all: the rule between the step's lines and the matrices alone.
+static void lab_print_alone_rule(const lab_opts *o, const lab_case *cases, int n, int i) {
+    if (o->all && i + 1 < n && cases[i].per_step && !cases[i + 1].per_step)
+        printf("-- alone (not launches of the step):\n");
+}
+
 // --plan: the cases, their shapes and bytes, with no GPU.
 static int lab_plan(const krn_model *m, const lab_opts *o, lab_case *cases, int n,
                     sb_err *err) {
@@ -1075,6 +1083,7 @@ static int lab_plan(const krn_model *m, const lab_opts *o, lab_case *cases, int 
     for (int i = 0; i < n; i++) {
         if (lab_case_describe(m, &cases[i], err)) return -1;
         lab_print_case(&cases[i]);
+        lab_print_alone_rule(o, cases, n, i);
     }
     if (o->all) lab_print_step(m, cases, n, 0);
     return 0;
@@ -1106,8 +1115,7 @@ static int lab_main(const lab_opts *o, const eng_model *em, sb_err *err) {
         rc = lab_run_case(&r, o, &cases[i], err);
         lab_case_free(&cases[i]);
         if (rc == 0) lab_print_case(&cases[i]);
-        if (rc == 0 && o->all && i + 1 < n && cases[i].per_step && !cases[i + 1].per_step)
-            printf("-- alone (not launches of the step):\n");
+        if (rc == 0) lab_print_alone_rule(o, cases, n, i);
     }
     if (rc == 0 && o->all) lab_print_step(m, cases, n, r.copy_gbs);
     if (rc == 0 && o->json) rc = lab_write_json(o->json, &r, o, cases, n, err);
