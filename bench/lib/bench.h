@@ -26,7 +26,8 @@
  * again by the same table, section and plot code, where the run was not.
  *
  * The programs in bench/programs/ (engine_steps.c, membw.c,
- * tokenize_speed.c) link this library; they are not part of it.
+ * tokenize_speed.c, kernel_lab.cu) link this library; they are not part of
+ * it.
  */
 #ifndef SB_BENCH_H
 #define SB_BENCH_H
@@ -138,6 +139,57 @@ int bench_engine_price(bench_engine *e, sb_err *err);
  * reset). Progress: one line per depth on stderr when `progress`. */
 int bench_engine_measure(eng_session *s, const bench_engine_opts *o,
                          bool progress, bench_engine *e, sb_err *err);
+
+/* ==== One kernel's traffic (kernel_traffic.c) ============================= */
+
+/* The least memory traffic of one launch of a backend operator, from the
+ * shapes alone: what bench/programs/kernel_lab.cu holds each kernel's time
+ * against. Every input is read once and every output written once, as a
+ * kernel that keeps what it shares in cache would; scratch a kernel keeps
+ * for itself (split partials, attention chunk states) is not counted. */
+typedef struct bench_traffic {
+    uint64_t weights;  /* weight bytes read: the file's bytes of the rows */
+    uint64_t read;     /* everything else read: activations, norms, biases,
+                          RoPE tables, positions, the KV cache */
+    uint64_t written;  /* activations, quantized rows, the KV cache */
+    double ops;        /* matmuls: 2 x inputs x outputs x rows (a multiply
+                          and an add each); 0 for the others */
+} bench_traffic;
+
+/* weights + read + written. */
+uint64_t bench_traffic_bytes(const bench_traffic *t);
+
+/* What a launcher that quantizes `rows` rows of n floats for the matmuls
+ * writes (kernels.h §2, cuda_backend.h's krn_cuda_acts): per way, the int8
+ * codes, a float scale a group and an int16 sum a 32-element block; in
+ * groups of 32 always, and of 256 too when n is whole super-blocks. */
+uint64_t bench_act_quant_bytes(int64_t n, int rows);
+
+/* n (1..3) matrices reading one input of `rows` rows, as one matmul call
+ * (q/k/v, gate/up): the weights, the input once for each way it is read (as
+ * floats for float weights, else quantized in each group size the types
+ * read, the block sums only where a type has a min term), each bias, and
+ * the outputs (read too when accumulating). -1 with err for a matrix
+ * whose row is not whole blocks, inputs that differ, or rows outside
+ * 1..KRN_MAX_ROWS. */
+int bench_matmul_traffic(const krn_tensor *const *w, int n, int rows, bool bias,
+                         bool accumulate, bench_traffic *t, sb_err *err);
+
+/* rmsnorm of rows of n floats by an n-float weight, its output and its
+ * quantization (krn_cuda_rmsnorm_quant). */
+bench_traffic bench_rmsnorm_traffic(int64_t n, int rows);
+/* The quantization of rows of n floats (krn_cuda_quantize). */
+bench_traffic bench_quantize_traffic(int64_t n, int rows);
+/* g = silu(g) * u over rows of n floats, and its quantization
+ * (krn_cuda_swiglu_quant). */
+bench_traffic bench_swiglu_traffic(int64_t n, int rows);
+/* RoPE on the rows' q and k in place, and their K and V written to the
+ * fp16 cache (krn_cuda_rope_kv_write). */
+bench_traffic bench_rope_traffic(const krn_model *m, int rows);
+/* One layer's attention for rows at positions depth .. depth + rows - 1:
+ * q, every key and value the rows reach (fp16; with a sliding window only
+ * the window's), the positions, the output (krn_cuda_attention). */
+bench_traffic bench_attention_traffic(const krn_model *m, int32_t depth, int rows);
 
 /* ==== One task, speculation off and on (run_task.c) ====================== */
 

@@ -17,7 +17,10 @@
 #        NCU="REGEX:SKIP:COUNT ..." Nsight Compute reports of those kernel
 #        launches of the first build, with NCU_SECTIONS="SpeedOfLight ..."
 #        in place of the default sections and NCU_ENV="SB_CUDA_MMVQ=16 ..."
-#        in its environment)
+#        in its environment;
+#        LAB="--all" kernel_lab's lines (bench/programs/kernel_lab.cu) with
+#        those options, for each build that packed it; LAB_ONLY=1 runs only
+#        those, no tests or tables)
 # The first build's tests run first; a failure stops the run.
 set -uo pipefail
 OUT=${OUT:-/tmp/sb-gpu-out}
@@ -39,6 +42,7 @@ done
 cublas_dir=$(dirname "$(find / -name 'libcublas.so.13*' -not -path '/proc/*' 2>/dev/null | head -1)")
 export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$cublas_dir"
 for t in test_cuda_backend test_cuda_oracle; do
+    [ "${LAB_ONLY:-0}" = 1 ] && break
     [ -x "/tmp/sb-$first/tests/gpu/$t" ] || continue
     echo "== $t ($first)"
     "/tmp/sb-$first/tests/gpu/$t" >> "$OUT/test-gpu.txt" 2>&1
@@ -61,6 +65,15 @@ table() { # NAME LABEL [ENV...]
     grep -E '^\| (ms|x 1|weights|ours)|^session|floor' "$OUT/table.tmp"
     rm -f "$OUT/table.tmp"
 }
+# LAB="...": kernel_lab of each build (bench/programs/kernel_lab.cu), whole
+# to $OUT/lab-NAME.txt and stdout.
+for spec in "$@"; do
+    name=${spec%%=*}
+    [ -n "${LAB:-}" ] && [ -x "/tmp/sb-$name/kernel_lab" ] || continue
+    echo "== kernel_lab $LAB ($name)"
+    "/tmp/sb-$name/kernel_lab" "$MODEL" $LAB 2>&1 | tee "$OUT/lab-$name.txt"
+done
+[ "${LAB_ONLY:-0}" = 1 ] && exit 0
 for spec in "$@"; do table "${spec%%=*}" "${spec%%=*}"; done
 for v in ${VARIANTS:-}; do table "$first" "$first, ${v%%:*}" $(tr , " " <<< "${v#*:}"); done
 if [ "${PROFILE:-0}" = 1 ]; then
