@@ -2,7 +2,7 @@
 """What a training set costs per batch, on the CPU (numpy; no PyTorch).
 
 usage: batch_stats.py --ids shard.*.bin [--seed 1234] [--tokens-per-batch 65536]
-                      [--positions-per-s N] [--peak-tflops 989]
+                      [--positions-per-s N] [--peak-tflops 989] [--shape base]
 
 For `sb prompt --tasks` ids (what device_run.sh trains on): the share of
 real (unpadded) positions in train.py's length-bucketed batches and in
@@ -18,7 +18,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shape import SHAPE  # noqa: E402
+import shape as S  # noqa: E402
 
 
 def main():
@@ -26,10 +26,13 @@ def main():
     ap.add_argument("--ids", nargs="+", required=True)
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--tokens-per-batch", type=int, default=65536)
-    ap.add_argument("--max-len", type=int, default=SHAPE["n_ctx"])
+    ap.add_argument("--shape", default=S.DEFAULT, help="shape.py's name: %s" % ", ".join(S.SHAPES))
+    ap.add_argument("--max-len", type=int, help="default: the shape's n_ctx")
     ap.add_argument("--positions-per-s", type=float)
     ap.add_argument("--peak-tflops", type=float, default=989.0)
     args = ap.parse_args()
+    shape = S.get(args.shape)
+    args.max_len = args.max_len or shape["n_ctx"]
     import train
     from batches import flops_per_step, pack_rows
 
@@ -46,7 +49,7 @@ def main():
         n = [lens[i] for i in idx]
         padded += (max(n) + 63) // 64 * 64 * len(idx)
         real += sum(n)
-        flops += flops_per_step(SHAPE, n, sum(answers[i] for i in idx))
+        flops += flops_per_step(shape, n, sum(answers[i] for i in idx))
     order = list(range(len(ex)))
     random.Random(args.seed).shuffle(order)
     rows = pack_rows(lens, order, args.max_len)

@@ -26,6 +26,13 @@
 #       falling back to the bucketed loop for the time left if it fails;
 #       BENCH_SECONDS (default 30; 0: none) first runs the bucketed loop
 #       that long on 4,000 tasks, the same run's throughput baseline.
+#       SHAPE (a name in shape.py: base, the committed model's, or wide)
+#       is the model trained; QUANT (q8_0 or q4_k_m) the file's
+#       quantization. A shape other than INIT's needs INIT=none (the run
+#       stops at once otherwise), and the quantized file must fit the
+#       25 MB the committed model may hold (status 4 otherwise, after
+#       train_summary.json). EVAL_QUANT=1 also scores the quantized file
+#       (widened to F32) on the held-out set, as eval_quantized.
 # refs: only the reference logits, for the model at $MODEL (default
 #       models/sonicboom-demo.gguf).
 # Writes under $OUT (7 files at most, each under 16 MiB, so all come back):
@@ -51,6 +58,9 @@ EXTRA_HELDOUT=${EXTRA_HELDOUT:-150}
 PACK=${PACK:-1}
 COMPILE=${COMPILE:-0}
 BENCH_SECONDS=${BENCH_SECONDS:-30}
+SHAPE=${SHAPE:-base}
+QUANT=${QUANT:-q8_0}
+EVAL_QUANT=${EVAL_QUANT:-0}
 JOBS=${JOBS:-$(nproc)}
 CORPUS=${CORPUS:-tools/train/data/corpus.jsonl.gz}
 MODE=${1:-all}
@@ -62,8 +72,11 @@ refs() {
     local model=$1
     log "refs: $model"
     "$SB" prompt -m "$model" --tasks tools/train/ref_tasks.jsonl --out "$W/ref.bin"
+    # the weights through the engine's own dequantization (the reference
+    # reader knows F32, F16 and Q8_0; a Q4_K_M model has Q4_K and Q6_K)
+    "$SB" quantize "$model" "$W/ref-f32.gguf" --type f32
     python3 tools/train/trained_ref.py "$model" "$W/ref.bin" "$OUT/ref_trained.bin" \
-        2>&1 | tee -a "$OUT/device_run.log"
+        "$W/ref-f32.gguf" 2>&1 | tee -a "$OUT/device_run.log"
 }
 
 test -x "$SB" || { echo "device_run: no sb at $SB (set SB)" >&2; exit 1; }
@@ -73,6 +86,20 @@ if [ "$MODE" = refs ]; then
     exit 0
 fi
 test -f "$CORPUS" || { echo "device_run: no corpus at $CORPUS" >&2; exit 1; }
+case "$QUANT" in
+    q8_0|q4_k_m) ;;
+    *) echo "device_run: QUANT=$QUANT: expected q8_0 or q4_k_m" >&2; exit 1 ;;
+esac
+python3 tools/train/shape.py "$SHAPE" | tee -a "$OUT/device_run.log"
+python3 tools/train/shape.py --fits "$SHAPE" "$QUANT" | tee -a "$OUT/device_run.log" || {
+    echo "device_run: shape $SHAPE would not fit at $QUANT (QUANT=q4_k_m?)" >&2
+    exit 1
+}
+if [ "$INIT" != none ] && ! python3 tools/train/shape.py --check "$SHAPE" "$INIT"; then
+    echo "device_run: INIT=$INIT is not shape $SHAPE; a new shape starts from" \
+         "random weights: set INIT=none" >&2
+    exit 1
+fi
 log "1. tasks (seed $SEED, $PER_CHUNK per chunk, $JOBS jobs)"
 "$SB" mkmodel --shape tiny --quant q8_0 --quiet --vocab tools/train/vocab.json -o "$W/tok.gguf"
 python3 tools/train/make_data.py tasks --corpus "$CORPUS" --split train --seed "$SEED" \
@@ -137,7 +164,7 @@ if [ "$INIT" != none ]; then
     init_args=(--init "$W/init-f32.gguf")
 fi
 train() {  # train.py with this run's settings and the arguments given
-    python3 tools/train/train.py --ids "$W"/shard.*.bin --seed "$SEED" \
+    python3 tools/train/train.py --ids "$W"/shard.*.bin --seed "$SEED" --shape "$SHAPE" \
         --edit-weight "$EDIT_WEIGHT" --mistake-weight "$MISTAKE_WEIGHT" --lr "$LR" \
         "${init_args[@]}" "$@" 2>&1 | tee -a "$OUT/device_run.log"
 }
@@ -148,7 +175,7 @@ fi
 eval_args=(--eval-ids "$W/heldout.bin" --eval-tasks "$W/heldout.jsonl"
            --eval-extra non_ascii "$W/heldout_na.bin" "$W/heldout_na.jsonl"
            --eval-extra v2 "$W/heldout_v2.bin" "$W/heldout_v2.jsonl")
-log "3. training for $TRAIN_SECONDS s (edit weight $EDIT_WEIGHT, mistake weight $MISTAKE_WEIGHT, peak lr $LR, pack $PACK, compile $COMPILE)"
+log "3. training shape $SHAPE for $TRAIN_SECONDS s (edit weight $EDIT_WEIGHT, mistake weight $MISTAKE_WEIGHT, peak lr $LR, pack $PACK, compile $COMPILE)"
 started=$(date +%s)
 if [ "$PACK" = 1 ]; then
     pack_args=(--pack)
@@ -165,16 +192,52 @@ else
 fi
 cp "$W/run/train_summary.json" "$OUT/"
 
-log "4. export and quantize"
+log "4. export and quantize ($QUANT)"
 # the prompt versions the tasks used: v2 too when V2 > 0 (the engine then
 # prompts the model with v2, edit_prompt_version_for)
 versions=1
 awk -v share="$V2" 'BEGIN { exit !(share + 0 > 0) }' && versions=1,2
 python3 tools/train/export_gguf.py --ckpt "$W/run/ckpt.pt" --tokenizer-model "$W/tok.gguf" \
-    --prompt-versions "$versions" --out "$W/demo-f32.gguf" | tee -a "$OUT/device_run.log"
-"$SB" quantize "$W/demo-f32.gguf" "$W/sonicboom-demo.gguf" --type q8_0
+    --prompt-versions "$versions" --shape "$SHAPE" --out "$W/demo-f32.gguf" \
+    | tee -a "$OUT/device_run.log"
+"$SB" quantize "$W/demo-f32.gguf" "$W/sonicboom-demo.gguf" --type "$QUANT"
 "$SB" info "$W/sonicboom-demo.gguf" | tee -a "$OUT/device_run.log"
 sha256sum "$W/sonicboom-demo.gguf" | tee -a "$OUT/device_run.log"
+if [ "$EVAL_QUANT" = 1 ]; then
+    log "4a. the $QUANT file on the held-out set (widened to F32)"
+    "$SB" quantize "$W/sonicboom-demo.gguf" "$W/quant-f32.gguf" --type f32
+    python3 tools/train/train.py --ids "$W/heldout.bin" --shape "$SHAPE" --eval-only \
+        --init "$W/quant-f32.gguf" --eval-ids "$W/heldout.bin" \
+        --eval-tasks "$W/heldout.jsonl" --out "$W/qeval" 2>&1 | tee -a "$OUT/device_run.log"
+    python3 - "$W/qeval/eval_only.json" "$OUT/train_summary.json" <<'EOF'
+import json, sys
+summary = json.load(open(sys.argv[2]))
+summary["eval_quantized"] = json.load(open(sys.argv[1]))["eval_init"]
+json.dump(summary, open(sys.argv[2], "w"), indent=1)
+EOF
+fi
+python3 - "$OUT/train_summary.json" "$W/sonicboom-demo.gguf" "$QUANT" <<'EOF' \
+    | tee -a "$OUT/device_run.log"
+# The line to compare shapes by: held-out exact match per training minute
+# (tools/train/README.md, "Comparing shapes").
+import json, os, sys
+s = json.load(open(sys.argv[1]))
+minutes = s["seconds"] / 60
+ev = s.get("eval", {})
+line = ("compare: shape %s, %s file %d bytes; %.1f min, %d steps, %.0f M tokens; "
+        "held-out exact %.1f%% (%.2f points/min), answer loss %.4f"
+        % (s.get("shape_name", "base"), sys.argv[3], os.path.getsize(sys.argv[2]),
+           minutes, s["steps"], s["tokens"] / 1e6, 100 * ev.get("exact_match", 0),
+           100 * ev.get("exact_match", 0) / minutes, ev.get("answer_loss", 0)))
+if "eval_quantized" in s:
+    q = s["eval_quantized"]
+    line += "; quantized file exact %.1f%%, loss %.4f" % (100 * q["exact_match"], q["answer_loss"])
+print(line)
+EOF
+python3 tools/train/shape.py --fits "$W/sonicboom-demo.gguf" | tee -a "$OUT/device_run.log" || {
+    log "the $QUANT model is over the size limit: not written (train_summary.json is)"
+    exit 4
+}
 # Files come back from $OUT at 16 MiB each at most: the 24 MB model in two
 # parts (cat sonicboom-demo.gguf.part-* > sonicboom-demo.gguf).
 split -b 12m "$W/sonicboom-demo.gguf" "$OUT/sonicboom-demo.gguf.part-"

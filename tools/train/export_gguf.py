@@ -2,11 +2,15 @@
 """Writes a trained checkpoint as an F32 qwen2 GGUF the engine loads.
 
 usage: export_gguf.py --ckpt DIR/ckpt.pt --tokenizer-model tok.gguf
-                      --prompt-versions 1[,2] --out F32.gguf
+                      --prompt-versions 1[,2] [--shape base] --out F32.gguf
        export_gguf.py --random --tokenizer-model tok.gguf
-                      --prompt-versions 1[,2] --out F32.gguf
+                      --prompt-versions 1[,2] [--shape base] --out F32.gguf
                       (stdlib only: seeded random weights, to test the
-                      writer and the engine's loader without PyTorch)
+                      writer, the file's size once quantized and the
+                      engine's loader without PyTorch)
+
+--shape names one of shape.py's shapes (default base); a checkpoint must
+have been trained at it (train.py --shape).
 
 --prompt-versions lists the edit prompt versions the training data used
 (1; 1,2 when some tasks were v2, make_data.py --v2), written as
@@ -29,7 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gguf_io as G  # noqa: E402
-from shape import SHAPE  # noqa: E402
+import shape as S  # noqa: E402
 
 LAYER = {  # transformers name (after model.layers.N.) -> GGUF (after blk.N.)
     "input_layernorm.weight": "attn_norm.weight",
@@ -47,7 +51,7 @@ LAYER = {  # transformers name (after model.layers.N.) -> GGUF (after blk.N.)
 }
 
 
-def hf_shapes(s=SHAPE):
+def hf_shapes(s=S.SHAPE):
     """transformers parameter name -> shape (rows, cols), in file order."""
     e, ff = s["n_embd"], s["n_ff"]
     kv = e // s["n_head"] * s["n_head_kv"]
@@ -75,7 +79,7 @@ def gguf_name(hf):
     return "blk.%s.%s" % (il, LAYER[rest])
 
 
-def metadata(tok, prompt_versions, s=SHAPE):
+def metadata(tok, prompt_versions, s=S.SHAPE):
     kv = [("general.architecture", G.STRING, "qwen2"),
           ("general.name", G.STRING, "sonicboom-demo"),
           ("general.description", G.STRING, "SonicBoom's demo model: a small "
@@ -114,30 +118,31 @@ def parse_versions(text):
     return versions
 
 
-def tensors_from_ckpt(path):
+def tensors_from_ckpt(path, s=S.SHAPE):
     import torch
     ck = torch.load(path, map_location="cpu", weights_only=False)
-    if ck["shape"] != SHAPE:
-        raise SystemExit("export: checkpoint shape %s differs from shape.py" % ck["shape"])
+    if ck["shape"] != s:
+        raise SystemExit("export: the checkpoint's shape (%s) is not --shape %s"
+                         % (S.name_of(ck["shape"]) or ck["shape"], S.name_of(s)))
     sd = ck["state_dict"]
     out = []
-    for name, shp in hf_shapes():
+    for name, shp in hf_shapes(s):
         t = sd[name].detach().to(torch.float32).contiguous()
         if tuple(t.shape) != shp:
             raise SystemExit("export: %s has shape %s, expected %s" % (name, tuple(t.shape), shp))
         out.append((gguf_name(name), list(reversed(shp)), t.numpy().tobytes()))
-    if not SHAPE["tied"]:
+    if not s["tied"]:
         t = sd["lm_head.weight"].to(torch.float32).contiguous()
         out.append(("output.weight", list(reversed(t.shape)), t.numpy().tobytes()))
     return out
 
 
-def tensors_random(seed=1):
+def tensors_random(s=S.SHAPE, seed=1):
     """Weights like a freshly initialised model: N(0, 0.02), norms 1,
     biases 0 (stdlib only)."""
     rng = random.Random(seed)
     out = []
-    for name, shp in hf_shapes():
+    for name, shp in hf_shapes(s):
         n = 1
         for d in shp:
             n *= d
@@ -158,14 +163,16 @@ def main():
     ap.add_argument("--tokenizer-model", required=True)
     ap.add_argument("--prompt-versions", required=True,
                     help="edit prompt versions of the training data: 1, or 1,2")
+    ap.add_argument("--shape", default=S.DEFAULT, help="shape.py's name: %s" % ", ".join(S.SHAPES))
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     if bool(args.ckpt) == args.random:
         ap.error("give exactly one of --ckpt and --random")
     versions = parse_versions(args.prompt_versions)
+    s = S.get(args.shape)
     tok = G.Reader(args.tokenizer_model)
-    tensors = tensors_random() if args.random else tensors_from_ckpt(args.ckpt)
-    G.write(args.out, metadata(tok, versions), tensors)
+    tensors = tensors_random(s) if args.random else tensors_from_ckpt(args.ckpt, s)
+    G.write(args.out, metadata(tok, versions, s), tensors)
     print("export: %d tensors, edit prompt versions %s -> %s (%d bytes)" %
           (len(tensors), ",".join(map(str, versions)), args.out, os.path.getsize(args.out)))
 

@@ -2,12 +2,12 @@
 """Trains the demo model on edit tasks (GPU machine: PyTorch + transformers).
 
 usage: train.py --ids train.bin [more.bin ...] --out DIR [--seconds 360] [--seed 1234]
-                [--eval-ids heldout.bin --eval-tasks heldout.jsonl]
+                [--shape base] [--eval-ids heldout.bin --eval-tasks heldout.jsonl]
                 [--init F32.gguf] [--edit-weight 8] [--mistake-weight 8]
 
 Input: `sb prompt --tasks` output (SBTOK001): per task the prompt ids and
 the answer ids, exactly as the engine builds them. The model is
-transformers' Qwen2ForCausalLM at the shape of shape.py, trained with
+transformers' Qwen2ForCausalLM at a shape of shape.py (--shape), trained with
 AdamW under bf16 autocast, the loss on the answer tokens only (the prompt
 is context, never a target). The learning rate warms up over --warmup
 steps, then follows a cosine to 10% of its peak over the wall-clock budget
@@ -17,7 +17,9 @@ is written every --save-every seconds and at the end, atomically.
 
 With --init, training continues from a model the engine loads (an F32
 GGUF: `sb quantize MODEL OUT --type f32` widens the committed Q8_0 model),
-so each run builds on the last; the optimizer state starts afresh.
+so each run builds on the last; the optimizer state starts afresh. With
+--eval-only the --init model is only scored on the held-out sets (into
+DIR/eval_only.json): device_run.sh scores the quantized file that way.
 
 --edit-weight W weighs the loss toward the tokens where the answer departs
 from the source: an answer token whose 5-gram (it and the four tokens
@@ -45,6 +47,9 @@ With --eval-ids, the held-out tasks are scored at the end under teacher
 forcing: a task whose every answer token is the model's argmax is one that
 greedy decoding reproduces exactly, so this is the exact-match rate
 (per edit kind with --eval-tasks), written to DIR/eval.json.
+
+--device cpu runs the bucketed loop on the CPU in float32 with eager
+attention, for a smoke test of a few steps (PyTorch 1.13 is enough).
 """
 import argparse
 import json
@@ -56,7 +61,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shape import SHAPE  # noqa: E402
+import shape as S  # noqa: E402
 
 
 def flops_per_step(shape, lens, n_answer):
@@ -155,16 +160,15 @@ def collate(examples, idx, pad_id, device, weights=None):
             to_dev(np.concatenate(wts)) if weights is not None else None)
 
 
-def build_model(n_vocab, eos_id):
+def build_model(s, eos_id, attn="sdpa"):
     import transformers
-    s = SHAPE
     cfg = transformers.Qwen2Config(
-        vocab_size=n_vocab, hidden_size=s["n_embd"], intermediate_size=s["n_ff"],
+        vocab_size=s["n_vocab"], hidden_size=s["n_embd"], intermediate_size=s["n_ff"],
         num_hidden_layers=s["n_layer"], num_attention_heads=s["n_head"],
         num_key_value_heads=s["n_head_kv"], max_position_embeddings=s["n_ctx"],
         rope_theta=s["rope_base"], rms_norm_eps=s["rms_eps"],
         tie_word_embeddings=s["tied"], use_sliding_window=False,
-        hidden_act="silu", eos_token_id=eos_id, attn_implementation="sdpa")
+        hidden_act="silu", eos_token_id=eos_id, attn_implementation=attn)
     return transformers.Qwen2ForCausalLM(cfg)
 
 
@@ -188,7 +192,7 @@ def answer_loss(model, x, pos, tgt, reduction="mean", wts=None, mistake_weight=0
     return (ce * wts).sum() / wts.sum(), logits
 
 
-def load_init(model, path):
+def load_init(model, path, s):
     """The weights of an F32 GGUF the engine loads (export_gguf.py's names
     and layouts, read back)."""
     import numpy as np
@@ -197,21 +201,30 @@ def load_init(model, path):
     from export_gguf import gguf_name, hf_shapes
     rd = G.Reader(path)
     sd = model.state_dict()
-    for name, shp in hf_shapes():
+    for name, shp in hf_shapes(s):
         data = torch.from_numpy(np.array(rd.tensor_f32(gguf_name(name)), copy=True))
         if tuple(data.shape) != shp:
             raise SystemExit("--init %s: %s has shape %s, expected %s"
                              % (path, gguf_name(name), tuple(data.shape), shp))
         sd[name].copy_(data)
-    if not SHAPE["tied"]:
+    if not s["tied"]:
         sd["lm_head.weight"].copy_(torch.from_numpy(np.array(rd.tensor_f32("output.weight"))))
-    print("init: %d tensors from %s" % (len(hf_shapes()), path), flush=True)
+    print("init: %d tensors from %s" % (len(hf_shapes(s)), path), flush=True)
 
 
-def save(model, step, log, out):
+def autocast(device):
+    """bf16 autocast on the GPU; float32 on the CPU (--device cpu)."""
+    import contextlib
+    import torch
+    if device != "cuda":
+        return contextlib.nullcontext()
+    return torch.autocast("cuda", dtype=torch.bfloat16)
+
+
+def save(model, s, step, log, out):
     import torch
     path = os.path.join(out, "ckpt.pt")
-    torch.save({"shape": SHAPE, "state_dict": model.state_dict(), "step": step,
+    torch.save({"shape": s, "state_dict": model.state_dict(), "step": step,
                 "log": log}, path + ".tmp")
     os.replace(path + ".tmp", path)
 
@@ -221,7 +234,7 @@ def evaluate(model, examples, kinds, pad_id, device):
     import torch
     model.eval()
     per_kind, total_loss, total_tok = {}, 0.0, 0
-    with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16):
+    with torch.no_grad(), autocast(device):
         for i in range(len(examples)):
             x, pos, tgt, _ = collate(examples, [i], pad_id, device)
             loss, logits = answer_loss(model, x, pos, tgt, reduction="sum")
@@ -257,7 +270,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--seconds", type=float, default=360)
     ap.add_argument("--seed", type=int, default=1234)
-    ap.add_argument("--max-len", type=int, default=SHAPE["n_ctx"])
+    ap.add_argument("--shape", default=S.DEFAULT, help="shape.py's name: %s" % ", ".join(S.SHAPES))
+    ap.add_argument("--max-len", type=int, help="default: the shape's n_ctx")
     ap.add_argument("--tokens-per-batch", type=int, default=65536)
     ap.add_argument("--lr", type=float, default=1.5e-3)
     ap.add_argument("--warmup", type=int, default=100)
@@ -267,6 +281,10 @@ def main():
     ap.add_argument("--eval-tasks")
     ap.add_argument("--eval-max", type=int, default=300)
     ap.add_argument("--init", help="an F32 GGUF to start from")
+    ap.add_argument("--eval-only", action="store_true",
+                    help="score the --init model on the held-out sets, no training")
+    ap.add_argument("--device", default="cuda", choices=("cuda", "cpu"),
+                    help="cpu: a smoke test of the bucketed loop (float32, eager attention)")
     ap.add_argument("--edit-weight", type=float, default=1.0)
     ap.add_argument("--mistake-weight", type=float, default=0.0)
     ap.add_argument("--limit-tasks", type=int, default=0, help="use only the first N tasks")
@@ -278,13 +296,19 @@ def main():
                     metavar=("NAME", "IDS", "TASKS"),
                     help="another held-out set, scored as eval_NAME (e.g. non_ascii, v2)")
     args = ap.parse_args()
+    shape = S.get(args.shape)
+    args.max_len = args.max_len or shape["n_ctx"]
+    if args.eval_only and not (args.init and args.eval_ids):
+        ap.error("--eval-only scores the --init model on --eval-ids: give both")
+    if args.device == "cpu" and args.pack:
+        ap.error("--pack needs the GPU (FlexAttention); --device cpu runs the bucketed loop")
 
     import torch
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     torch.backends.cuda.matmul.allow_tf32 = True
     torch.backends.cudnn.allow_tf32 = True
-    device = "cuda"
+    device = args.device
     os.makedirs(args.out, exist_ok=True)
 
     examples = [e for path in args.ids for e in read_ids(path)
@@ -295,11 +319,14 @@ def main():
     n_tok = sum(len(p) + len(a) for p, a in examples)
     print("train: %d tasks within %d tokens, %d tokens" % (len(examples), args.max_len, n_tok),
           flush=True)
-    model = build_model(SHAPE["n_vocab"], eos_id)
+    model = build_model(shape, eos_id, "sdpa" if device == "cuda" else "eager")
     if args.init:
-        load_init(model, args.init)
+        load_init(model, args.init, shape)
     model = model.to(device)
-    print("device: %s" % torch.cuda.get_device_name(0), flush=True)
+    print("device: %s" % (torch.cuda.get_device_name(0) if device == "cuda" else "cpu"),
+          flush=True)
+    if args.eval_only:
+        return eval_only(args, model, eos_id, device)
     if args.pack:
         return train_packed(args, model, examples, eos_id, device, rng)
     weights = None
@@ -314,7 +341,8 @@ def main():
     no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
                              {"params": no_decay, "weight_decay": 0.0}],
-                            lr=args.lr, betas=(0.9, 0.95), eps=1e-8, fused=True)
+                            lr=args.lr, betas=(0.9, 0.95), eps=1e-8,
+                            **({"fused": True} if device == "cuda" else {}))
     log, step, seen, t0 = [], 0, 0, time.time()
     last_save, last_print = t0, t0
     real, flops, mark = 0, 0.0, (0, 0.0, t0)
@@ -332,7 +360,7 @@ def main():
         for g in opt.param_groups:
             g["lr"] = lr
         x, pos, tgt, wts = collate(examples, idx, eos_id, device, weights)
-        with torch.autocast("cuda", dtype=torch.bfloat16):
+        with autocast(device):
             loss, _ = answer_loss(model, x, pos, tgt, wts=wts,
                                   mistake_weight=args.mistake_weight)
         loss.backward()
@@ -343,7 +371,7 @@ def main():
         seen += x.numel()
         lens = [len(examples[i][0]) + len(examples[i][1]) for i in idx]
         real += sum(lens)
-        flops += flops_per_step(SHAPE, lens, len(tgt))
+        flops += flops_per_step(shape, lens, len(tgt))
         now = time.time()
         if now - last_print >= 10 or step == 1:
             rec = {"step": step, "s": round(now - t0, 1), "loss": round(float(loss.detach()), 4),
@@ -355,12 +383,13 @@ def main():
             print(json.dumps(rec), flush=True)
             last_print = now
         if now - last_save >= args.save_every:
-            save(model, step, log, args.out)
+            save(model, shape, step, log, args.out)
             last_save = now
-    save(model, step, log, args.out)
+    save(model, shape, step, log, args.out)
     summary = {"steps": step, "tokens": seen, "real_tokens": real,
                "seconds": round(time.time() - t0, 1), "loop": "buckets",
-               "tasks": len(examples), "args": vars(args), "shape": SHAPE,
+               "tasks": len(examples), "args": vars(args), "shape": shape,
+               "shape_name": args.shape,
                "rate": rates(real, flops, time.time(), (0, 0.0, t0), args.peak_tflops)}
     finish(args, model, summary, held, init_eval, eos_id, device)
 
@@ -371,9 +400,10 @@ def train_packed(args, hf, examples, eos_id, device, rng):
     the trained weights back at the end."""
     import torch
     import packed as P
+    shape = S.get(args.shape)
     held = load_heldout(args) if args.eval_ids else None
     init_eval = initial_evals(args, hf, held, eos_id, device)
-    model = P.PackedQwen2(SHAPE)
+    model = P.PackedQwen2(shape)
     model.load_state_dict(hf.state_dict())
     model = model.to(device)
     attend = P.attention_fn()  # compiled: the eager body calls it as it is
@@ -440,7 +470,7 @@ def train_packed(args, hf, examples, eos_id, device, rng):
         step += 1
         seen += b["x"].numel()
         real += sum(lens)
-        flops += P.flops_per_step(SHAPE, lens, len(batch["tgt"]))
+        flops += P.flops_per_step(shape, lens, len(batch["tgt"]))
         now = time.time()
         if now - last_print >= 10 or step == 1:
             rec = {"step": step, "s": round(now - t0, 1), "loss": round(float(loss.detach()), 4),
@@ -453,15 +483,16 @@ def train_packed(args, hf, examples, eos_id, device, rng):
             last_print = now
         if now - last_save >= args.save_every:
             hf.load_state_dict(model.state_dict())
-            save(hf, step, log, args.out)
+            save(hf, shape, step, log, args.out)
             last_save = now
     feed.stop = True
     hf.load_state_dict(model.state_dict())
-    save(hf, step, log, args.out)
+    save(hf, shape, step, log, args.out)
     summary = {"steps": step, "tokens": seen, "real_tokens": real,
                "seconds": round(time.time() - t0, 1), "loop": "packed" +
                (" compiled" if args.compile else ""),
-               "tasks": len(examples), "args": vars(args), "shape": SHAPE,
+               "tasks": len(examples), "args": vars(args), "shape": shape,
+               "shape_name": args.shape,
                "rate": rates(real, flops, time.time(), (0, 0.0, t0), args.peak_tflops),
                "rate_after_first_minute": first_minute_rate(log)}
     finish(args, hf, summary, held, init_eval, eos_id, device)
@@ -501,6 +532,14 @@ def initial_evals(args, model, held, eos_id, device):
         out["eval_%s_init" % name] = evaluate(model, extra[0], extra[1], eos_id, device)
         print("init eval (%s): %s" % (name, json.dumps(out["eval_%s_init" % name])), flush=True)
     return out
+
+
+def eval_only(args, model, eos_id, device):
+    """--eval-only: the --init model's held-out scores, as initial_evals
+    names them (eval_init, eval_NAME_init), into DIR/eval_only.json."""
+    out = initial_evals(args, model, load_heldout(args), eos_id, device)
+    with open(os.path.join(args.out, "eval_only.json"), "w") as f:
+        json.dump(out, f, indent=1)
 
 
 def rates(real, flops, now, mark, peak_tflops):

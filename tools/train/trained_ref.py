@@ -2,13 +2,17 @@
 """Reference logits of the trained demo model, for
 tests/engine/test_trained_ref.c (GPU machine: PyTorch, transformers, numpy).
 
-usage: trained_ref.py MODEL.gguf IDS.bin OUT.bin
+usage: trained_ref.py MODEL.gguf IDS.bin OUT.bin [WEIGHTS.gguf]
 
-MODEL.gguf is the committed Q8_0 model; IDS.bin is `sb prompt --tasks
+MODEL.gguf is the committed model; IDS.bin is `sb prompt --tasks
 tools/train/ref_tasks.jsonl` output (each task's prompt then its gold
-answer, teacher-forced). The weights are dequantized into transformers'
-Qwen2ForCausalLM in float64 (tools/reference_logits.py does the loading
-and the emulation), and every position is run twice:
+answer, teacher-forced). WEIGHTS.gguf, when given, is MODEL widened by
+`sb quantize MODEL WEIGHTS --type f32` (the engine's own dequantization):
+the weights are read from it, so a Q4_K_M model works although the reader
+here knows only F32, F16 and Q8_0; the hash is still MODEL's. The weights
+are dequantized into transformers' Qwen2ForCausalLM in float64
+(tools/reference_logits.py does the loading and the emulation), and every
+position is run twice:
 
   exact     float64 throughout;
   emulated  float64 with the engine's deliberate roundings: fp16 K/V and
@@ -55,11 +59,13 @@ def summary(lg):
 
 
 def main():
+    if len(sys.argv) not in (4, 5):
+        raise SystemExit("usage: trained_ref.py MODEL.gguf IDS.bin OUT.bin [WEIGHTS.gguf]")
     model_path, ids_path, out = sys.argv[1:4]
     g = R.Gguf(model_path)
     sha = hashlib.sha256(g.buf[g.data:]).hexdigest()
     tasks = [(list(map(int, p)), list(map(int, a))) for p, a in read_ids(ids_path)]
-    model = R.build_model(g)
+    model = R.build_model(R.Gguf(sys.argv[4]) if len(sys.argv) == 5 else g)
     exact = [logits_of(model, p + a) for p, a in tasks]
     handles, original_rope = R.emulate_engine(model, quantized=True)
     emulated = [logits_of(model, p + a) for p, a in tasks]
