@@ -5,8 +5,10 @@
  * 1..64 activation rows at once, and at the integer extremes; attention's
  * SIMD versions (AVX2, AVX-512), one head or a group of query heads
  * sharing a KV head, give attention.c's bits on random and extreme heads,
- * windows and rings; and a whole forward pass gives the
- * same logits on every instruction set the CPU has.
+ * windows and rings; a cap (krn_tuning.cpu_isa) picks the best
+ * instruction set the CPU runs at or below it, and the backend runs it;
+ * and a whole forward pass gives the same logits on every instruction set
+ * the CPU has.
  */
 #include <stdarg.h>
 #include <stddef.h>
