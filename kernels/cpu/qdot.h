@@ -41,7 +41,7 @@ krn_cpu_isa krn_cpu_isa_best(void);
 /* The one a backend uses: the best this CPU runs at or below cap
  * (krn_options.tuning.cpu_isa, kernels.h; KRN_ISA_CAP_BEST: the best). A
  * cap the CPU lacks gives the next one down it has, so a cap never raises
- * the choice; an out-of-range cap counts as the highest. */
+ * the choice (create has refused a cap out of range: krn_tuning_check). */
 krn_cpu_isa krn_cpu_isa_pick(krn_isa_cap cap);
 /* "scalar", "avx2", "avxvnni", "avx512vnni". */
 const char *krn_cpu_isa_name(krn_cpu_isa isa);
