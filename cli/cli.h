@@ -50,6 +50,10 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The subcommand's argv (sb.c sets it), for cli_bad_option. */
 extern char **cli_argv;
+/* The kernel switches of the environment (SB_CUDA_*, SB_CPU_ISA), read once
+ * by main (sb.c) before any command runs; every session a command opens
+ * takes them (eng_options.tuning). */
+extern krn_tuning cli_tuning;
 /* What getopt_long returned '?' for, named in one line (getopt's own
  * message is off: opterr = 0 in sb.c); returns CLI_USAGE. */
 int cli_bad_option(const char *cmd);

@@ -306,7 +306,7 @@ static int cli__bench_plan(cli_bench_run *run, int32_t *ctx, int32_t *depth) {
 static int cli__bench_engine(cli_bench_run *run, int32_t ctx, int32_t depth) {
     sb_err err = {0};
     eng_options eo = {.device = run->o->device, .n_threads = run->o->threads,
-                      .n_ctx = ctx};
+                      .n_ctx = ctx, .tuning = cli_tuning};
     fprintf(stderr, "sb bench: starting the %s session (context %d)\n",
             run->meta.device, (int)ctx);
     if (!(run->session = cli_session_open("bench", run->model, &eo, run->o->warmup,

@@ -221,6 +221,7 @@ static eng_session *cli__edit_session(const cli_edit_opts *o, eng_model *m,
         return NULL;
     }
     eng_options eo = o->eng;
+    eo.tuning = cli_tuning;
     eo.n_ctx = (int32_t)(want < ctx ? want : ctx);
     return cli_session_open("edit", m, &eo, o->warmup, NULL);
 }

@@ -290,7 +290,9 @@ static int cli__gen_run(const cli_gen_opts *o, eng_model *m, const char *text,
         if (cli__drafter_make(o, m, ids, n, &drafter)) goto done;
         gen.drafter = &drafter.table;
     }
-    s = cli_session_open("generate", m, &o->eng, o->warmup, NULL);
+    eng_options eo = o->eng;
+    eo.tuning = cli_tuning;
+    s = cli_session_open("generate", m, &eo, o->warmup, NULL);
     if (!s) goto done;
     cli_stream st = {.model = m, .quiet = o->quiet};
     eng_gen_result r;

@@ -260,6 +260,7 @@ static int cli__logits_run(const cli_logits_opts *o, eng_model *m,
                         (int)o->steps, (long long)need, (int)eng_model_n_ctx(m));
     sb_err err = {0};
     eng_options eng = o->eng;
+    eng.tuning = cli_tuning;
     eng.n_ctx = (int32_t)need;
     eng_session *s = eng_session_create(m, &eng, &err);
     if (!s) return cli_fail("logits", "%s", err.msg);

@@ -64,7 +64,7 @@ static int cli__engine_use(cli_replay_engine *e, const char *path,
     cli__engine_free(e);
     e->model = eng_model_load(path, err);
     if (!e->model) return -1;
-    eng_options opt = {.device = device, .n_threads = threads};
+    eng_options opt = {.device = device, .n_threads = threads, .tuning = cli_tuning};
     e->session = eng_session_create(e->model, &opt, err);
     e->path = strdup(path);
     e->device = device;

@@ -124,9 +124,10 @@ static int cli__warmup_run(const char *cmd, const cli_warmup_opts *o) {
     sb_err err = {0};
     wu_import imp;
     double t0 = sb_now();
-    eng_session *s = o->import_path
-                         ? wu_session_import(m, &o->eng, o->import_path, &imp, &err)
-                         : eng_session_create(m, &o->eng, &err);
+    eng_options eo = o->eng;
+    eo.tuning = cli_tuning;
+    eng_session *s = o->import_path ? wu_session_import(m, &eo, o->import_path, &imp, &err)
+                                    : eng_session_create(m, &eo, &err);
     double create_s = sb_now() - t0;
     if (!s) {
         cli_fail(cmd, "%s", err.msg);

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -56,6 +57,11 @@ int main(int argc, char **argv) {
         printf("sb %s (CUDA backend %s)\n", eng_version(),
                krn_cuda_built() ? "built" : "not built");
         return CLI_OK;
+    }
+    sb_err err = {0};
+    if (krn_tuning_from_env(&cli_tuning, getenv, &err)) {
+        fprintf(stderr, "sb: %s\n", err.msg);
+        return CLI_USAGE;
     }
     opterr = 0; /* cli_bad_option says it, in one line */
     cli_argv = argv + 1;

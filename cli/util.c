@@ -24,6 +24,7 @@ static void cli__vprint(const char *cmd, const char *fmt, va_list ap,
 }
 
 char **cli_argv;
+krn_tuning cli_tuning;
 
 int cli_bad_option(const char *cmd) {
     const char *arg = cli_argv && optind > 0 ? cli_argv[optind - 1] : NULL;

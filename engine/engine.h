@@ -159,6 +159,11 @@ typedef struct eng_options {
      * options to. Either way the bits are the same. */
     const krn_choice *choices;
     int n_choices;
+    /* Kernel switches (kernels.h, krn_tuning; zeroed: the defaults), for
+     * bisecting and timing: a program's main reads them once from the
+     * environment (krn_tuning_from_env) and passes them here. The bits are
+     * the same whatever they say; a value out of range fails the create. */
+    krn_tuning tuning;
 } eng_options;
 
 typedef struct eng_session eng_session;

@@ -47,6 +47,7 @@ static krn_backend *eng__backend_create(const eng_model *m,
         .kv_capacity = capacity,
         .choices = opt->choices,
         .n_choices = opt->n_choices,
+        .tuning = opt->tuning,
     };
     if (opt->device == ENG_DEVICE_CUDA)
         return krn_cuda_create(eng_model_desc(m), &ko, err);

@@ -243,6 +243,83 @@ typedef struct krn_choice {
     double ms;
 } krn_choice;
 
+/* ---- Kernel switches ----------------------------------------------------
+ * Which kernels a backend runs where several give the same bits
+ * (docs/determinism.md): they change speed only, and are for bisecting and
+ * timing. A zeroed krn_tuning is every default. Nothing in kernels/ reads
+ * the environment: a program's main fills one once (krn_tuning_from_env)
+ * and passes it down as options (docs/environment.md, "Kernel switches"). */
+
+/* The CUDA backend's attention kernel (kernels/cuda/attention.cu's header
+ * describes each and the automatic rule). Values as the warm-up table's
+ * "attention_kernel" choice. */
+typedef enum krn_attn_kernel {
+    KRN_ATTN_AUTO = 0,  /* by the step's shape (the default) */
+    KRN_ATTN_REF = 1,   /* one block per (row, head) walking every chunk */
+    KRN_ATTN_ROWS = 2,  /* split-KV with a tile of rows a block where it
+                           applies (head_dim 64 or 128), else split-KV */
+    KRN_ATTN_SPLIT = 3, /* split-KV: the chunks in parallel, then a merge */
+} krn_attn_kernel;
+
+/* The highest instruction set the CPU backend's kernels may use: the best
+ * one this CPU runs at or below it runs. */
+typedef enum krn_isa_cap {
+    KRN_ISA_CAP_BEST = 0,       /* the best this CPU runs (the default) */
+    KRN_ISA_CAP_SCALAR = 1,     /* the reference kernels, no SIMD */
+    KRN_ISA_CAP_AVX2 = 2,       /* AVX2 and F16C */
+    KRN_ISA_CAP_AVXVNNI = 3,    /* and AVX-VNNI */
+    KRN_ISA_CAP_AVX512VNNI = 4, /* and AVX-512 VNNI, VL, BW */
+} krn_isa_cap;
+
+enum {
+    KRN_TUNE_NONE = -1,         /* mmvq_rows, launch_overlap: explicitly none */
+    KRN_MMVQ_MAX_ROWS = 16,     /* the largest step mmvq.cu takes */
+    KRN_MMVQ_MAX_WARPS = 64,    /* the most warps an SM holds (sm_80, sm_90) */
+    KRN_LAUNCH_OVERLAP_ALL = 15, /* every bit of kernels/cuda/common.cuh's
+                                   KRN_CUDA_PDL_* */
+};
+
+typedef struct krn_tuning {
+    /* CUDA backend (the CPU backend ignores these) */
+    krn_attn_kernel attention;  /* SB_CUDA_ATTN */
+    bool no_matmul_split;       /* never split a quantized matmul's K range
+                                   across blocks (SB_CUDA_SPLIT=0) */
+    int32_t mmvq_rows;          /* K-quant matmuls of steps of up to this
+                                   many rows run mmvq.cu, more mmq.cu:
+                                   1..KRN_MMVQ_MAX_ROWS; KRN_TUNE_NONE: no
+                                   step; 0: the default, 8 (SB_CUDA_MMVQ) */
+    int32_t mmvq_warps;         /* mmvq.cu aims at about this many warps
+                                   per SM, giving a tile fewer warps than
+                                   chunks: 1..KRN_MMVQ_MAX_WARPS; 0: a warp a
+                                   chunk, the default (SB_CUDA_MMVQ_WARPS) */
+    bool no_graphs;             /* launch every kernel directly, no CUDA
+                                   graphs (SB_CUDA_GRAPHS=0) */
+    int32_t launch_overlap;     /* the kinds of kernel that may start during
+                                   the tail of the one before (sm_90 on; a
+                                   mask of common.cuh's KRN_CUDA_PDL_*):
+                                   1..KRN_LAUNCH_OVERLAP_ALL; KRN_TUNE_NONE:
+                                   none; 0: the default, 5 (SB_CUDA_PDL) */
+    bool profile;               /* time each stage (graphs off) and print
+                                   the table to stderr at krn_destroy
+                                   (SB_CUDA_PROFILE=1) */
+    /* CPU backend (the CUDA backend ignores it) */
+    krn_isa_cap cpu_isa;        /* SB_CPU_ISA */
+} krn_tuning;
+
+/* 0 when every field of t is in its range; else -1 with err naming the
+ * first field out of range ("tuning.mmvq_rows"), its value and the range.
+ * Both backends' create run it. */
+int krn_tuning_check(const krn_tuning *t, sb_err *err);
+
+/* For a program's main only, once at start: fills *t (every default first)
+ * from the variables SB_CUDA_ATTN, SB_CUDA_SPLIT, SB_CUDA_MMVQ,
+ * SB_CUDA_MMVQ_WARPS, SB_CUDA_GRAPHS, SB_CUDA_PDL, SB_CUDA_PROFILE and
+ * SB_CPU_ISA as lookup returns them (the program passes getenv; a test, a
+ * table of its own). An unset or empty variable keeps its default. -1 with
+ * err naming the variable, the value seen and the values accepted, for the
+ * first malformed one. docs/environment.md lists the values. */
+int krn_tuning_from_env(krn_tuning *t, char *(*lookup)(const char *name), sb_err *err);
+
 typedef struct krn_options {
     int n_threads;       /* CPU worker threads; results never depend on it */
     int32_t kv_capacity; /* positions 0..kv_capacity-1 (the longest context) */
@@ -254,6 +331,10 @@ typedef struct krn_options {
      * during create only; NULL and 0: none. */
     const krn_choice *choices;
     int n_choices;
+    /* Kernel switches (above); zeroed: the defaults. Checked at create
+     * (krn_tuning_check): a value out of range is an error naming it. The
+     * choices above, where they name the same switch, win. */
+    krn_tuning tuning;
 } krn_options;
 
 /* The KV-cache slots a context of kv_capacity positions needs: all of them,
@@ -331,8 +412,8 @@ void krn_device_memory(const krn_backend *b, int64_t *backend_bytes,
  * or "cpu" where that says none. Static storage, read once; never NULL. */
 const char *krn_device_name(const krn_backend *b);
 
-/* The launch choices b made at create (defaults, SB_CUDA_* debugging
- * overrides, then krn_options.choices), in a fixed order; *out points into
+/* The launch choices b made at create (defaults, krn_options.tuning's
+ * switches, then krn_options.choices), in a fixed order; *out points into
  * b, valid until krn_destroy. The CPU backend has none (0). */
 int krn_choices(const krn_backend *b, const krn_choice **out);
 /* How many timings create ran to choose (0 when every choice came from a

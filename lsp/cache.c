@@ -107,7 +107,8 @@ static eng_session *lsp__cache_make(lsp_server *s, sb_err *err) {
     const krn_choice *choices = NULL;
     const int n = eng_session_choices(proto, &choices);
     eng_options opt = {.device = s->cfg.device, .n_threads = s->cfg.threads,
-                       .choices = n > 0 ? choices : NULL, .n_choices = n};
+                       .choices = n > 0 ? choices : NULL, .n_choices = n,
+                       .tuning = s->cfg.tuning};
     return eng_session_create(s->model, &opt, err);
 }
 

@@ -245,6 +245,11 @@ typedef struct lsp_config {
                              reports carry the edit's text so far (at most
                              LSP_MAX_PARTIAL_REPORT bytes a report;
                              docs/lsp.md); never changes output */
+    krn_tuning tuning;    /* the kernel switches (SB_CUDA_*, SB_CPU_ISA;
+                             kernels.h), which sb-lsp's main reads once from
+                             the environment (krn_tuning_from_env): not
+                             options of the table below, since they change
+                             speed only; zeroed (default): the defaults */
     bool test_hold;       /* sb-lsp --test-hold-edits, for tests only: an
                              edit waits after its first progress report
                              until it is cancelled (worker.c); default off */

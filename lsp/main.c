@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -84,7 +85,8 @@ int main(int argc, char **argv) {
     lsp_config cfg;
     lsp_config_defaults(&cfg);
     sb_err err = {0};
-    if (lsp_config_from_env(&cfg, &err)) {
+    if (lsp_config_from_env(&cfg, &err) ||
+        krn_tuning_from_env(&cfg.tuning, getenv, &err)) {
         fprintf(stderr, "sb-lsp: %s\n", err.msg);
         lsp_config_free(&cfg);
         return 2;

@@ -85,7 +85,8 @@ static void lsp__costs_here(lsp_server *s, const wu_import *imp) {
  * user is told of the table's warnings. Then this machine's step costs
  * (lsp__costs_here). */
 static void lsp__session_make(lsp_server *s, sb_err *err) {
-    eng_options opt = {.device = s->cfg.device, .n_threads = s->cfg.threads};
+    eng_options opt = {.device = s->cfg.device, .n_threads = s->cfg.threads,
+                       .tuning = s->cfg.tuning};
     if (!s->cfg.warmup) {
         s->session = eng_session_create(s->model, &opt, err);
         if (s->session) lsp__costs_here(s, NULL);

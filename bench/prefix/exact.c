@@ -226,6 +226,11 @@ int main(int argc, char **argv) {
         last--;
     }
     sb_err err = {0};
+    /* the SB_CUDA_* and SB_CPU_ISA switches (docs/environment.md) */
+    if (krn_tuning_from_env(&opt.tuning, getenv, &err)) {
+        fprintf(stderr, "prefix_exact: %s\n", err.msg);
+        return 2;
+    }
     eng_model *m = eng_model_load(argv[1], &err);
     eng_session *s = m ? eng_session_create(m, &opt, &err) : NULL;
     if (!s) {

@@ -194,6 +194,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     sb_err err = {0};
+    /* the SB_CUDA_* and SB_CPU_ISA switches (docs/environment.md) */
+    if (krn_tuning_from_env(&o.eng.tuning, getenv, &err)) {
+        fprintf(stderr, "engine_steps: %s\n", err.msg);
+        return 2;
+    }
     eng_model *m = eng_model_load(o.model, &err);
     if (!m) {
         fprintf(stderr, "engine_steps: %s\n", err.msg);

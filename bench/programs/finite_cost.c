@@ -53,6 +53,12 @@ int main(int argc, char **argv) {
     int threads = argc > 2 ? atoi(argv[2]) : 2, reps = argc > 3 ? atoi(argv[3]) : 20;
     if (reps < 1) reps = 1;
     sb_err err = {0};
+    eng_options eo = {.n_threads = threads};
+    /* the SB_CUDA_* and SB_CPU_ISA switches (docs/environment.md) */
+    if (krn_tuning_from_env(&eo.tuning, getenv, &err)) {
+        fprintf(stderr, "finite_cost: %s\n", err.msg);
+        return 2;
+    }
     double t0 = sb_now();
     eng_model *m = eng_model_load(argv[1], &err);
     double load_s = sb_now() - t0;
@@ -62,7 +68,7 @@ int main(int argc, char **argv) {
     }
     const krn_model *d = eng_model_desc(m);
     double check_s = weights_check_s(d);
-    eng_session *s = eng_session_create(m, &(eng_options){.n_threads = threads}, &err);
+    eng_session *s = eng_session_create(m, &eo, &err);
     double *step = malloc((size_t)reps * sizeof *step);
     double *row = malloc((size_t)reps * sizeof *row);
     double *sample = malloc((size_t)reps * sizeof *sample);

@@ -13,7 +13,8 @@
 #        PROFILE=1 also runs each build's table with SB_CUDA_PROFILE=1;
 #        VARIANTS="mmvq0:SB_CUDA_MMVQ=0 split:SB_CUDA_ATTN=split,SB_CUDA_GRAPHS=0"
 #        extra tables of the first build under those settings (the
-#        SB_CUDA_* switches of kernels/cuda/cuda_backend.h, docs/environment.md);
+#        SB_CUDA_* switches, docs/environment.md "Kernel switches", which
+#        engine_steps reads once at start);
 #        NCU="REGEX:SKIP:COUNT ..." Nsight Compute reports of those kernel
 #        launches of the first build, with NCU_SECTIONS="SpeedOfLight ..."
 #        in place of the default sections and NCU_ENV="SB_CUDA_MMVQ=16 ..."

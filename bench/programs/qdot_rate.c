@@ -6,7 +6,8 @@
  * attention, stores, threads), which engine_steps measures whole. Weights
  * are quantized from random floats and activations quantized as a
  * matmul's input would be (srand(1): the same inputs every run).
- * SB_CPU_ISA picks a lower instruction set, as everywhere.
+ * SB_CPU_ISA caps the instruction set, as in every program
+ * (docs/environment.md).
  *
  * usage: qdot_rate TYPE ROWS [GHZ]   TYPE: q4_0 q5_0 q8_0 q4_k q5_k q6_k;
  *        ROWS 1..64; GHZ (3.6) only scales the per-cycle figure. Prints
@@ -62,7 +63,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     const double ghz = argc > 3 ? atof(argv[3]) : 3.6;
-    const krn_cpu_isa isa = krn_cpu_isa_pick();
+    krn_tuning tuning;
+    sb_err err = {0};
+    if (krn_tuning_from_env(&tuning, getenv, &err)) {
+        fprintf(stderr, "qdot_rate: %s\n", err.msg);
+        return 2;
+    }
+    const krn_cpu_isa isa = krn_cpu_isa_pick(tuning.cpu_isa);
     const krn_cpu_qdot_fn fn = krn_cpu_qdot(t, isa);
     if (!fn) {
         fprintf(stderr, "qdot_rate: no fused %s kernel on %s\n", argv[1], krn_cpu_isa_name(isa));

@@ -172,7 +172,7 @@ static int krn_cpu__check_options(const krn_options *opt, sb_err *err) {
     if (opt->kv_capacity < 1)
         return sb_err_set(err, "krn_cpu_create", "kv_capacity is %d; expected "
                           ">= 1", (int)opt->kv_capacity);
-    return 0;
+    return krn_tuning_check(&opt->tuning, err);
 }
 
 krn_backend *krn_cpu_create(const krn_model *model, const krn_options *opt,
@@ -194,7 +194,7 @@ krn_backend *krn_cpu_create(const krn_model *model, const krn_options *opt,
     c->n_threads = opt->n_threads < 1 ? 1
                  : opt->n_threads > KRN_CPU_MAX_THREADS ? KRN_CPU_MAX_THREADS
                  : opt->n_threads;
-    c->isa = (int)krn_cpu_isa_pick();
+    c->isa = (int)krn_cpu_isa_pick(opt->tuning.cpu_isa);
     c->f16 = krn_cpu_f16_table();
     krn_cpu__dims(c, model);
     if (krn_cpu__alloc(c, model, c->base.kv_slots, err)) goto fail;

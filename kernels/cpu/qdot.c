@@ -3,9 +3,6 @@
  * set is detected once per backend (qdot.h), and every kernel gives the
  * reference's bits, so the choice changes speed only.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "qdot.h"
 
 #if KRN_CPU_HAVE_X86
@@ -64,15 +61,13 @@ const char *krn_cpu_isa_name(krn_cpu_isa isa) {
     return "?";
 }
 
-krn_cpu_isa krn_cpu_isa_pick(void) {
-    const krn_cpu_isa best = krn_cpu_isa_best();
-    const char *want = getenv("SB_CPU_ISA");
-    if (!want) return best;
-    for (int i = KRN_CPU_ISA_SCALAR; i <= (int)best; i++)
-        if (strcmp(want, krn_cpu_isa_name((krn_cpu_isa)i)) == 0 &&
-            krn_cpu_isa_has((krn_cpu_isa)i))
-            return (krn_cpu_isa)i;
-    return best;
+krn_cpu_isa krn_cpu_isa_pick(krn_isa_cap cap) {
+    /* krn_isa_cap counts from KRN_ISA_CAP_BEST = 0, then the instruction
+     * sets in krn_cpu_isa's order from 1 */
+    int i = cap == KRN_ISA_CAP_BEST ? (int)KRN_CPU_ISA_AVX512 : (int)cap - 1;
+    if (i > (int)KRN_CPU_ISA_AVX512) i = (int)KRN_CPU_ISA_AVX512;
+    while (i > (int)KRN_CPU_ISA_SCALAR && !krn_cpu_isa_has((krn_cpu_isa)i)) i--;
+    return i < 0 ? KRN_CPU_ISA_SCALAR : (krn_cpu_isa)i;
 }
 
 int krn_cpu_qdot_width(krn_cpu_isa isa) {

@@ -8,7 +8,7 @@
  * krn_dot_q, the scalar reference in kernels/canon.c): the same bits on
  * every instruction set (docs/determinism.md, "Canonical arithmetic").
  *
- *     krn_cpu_qdot_fn f = krn_cpu_qdot(KRN_Q4_K, krn_cpu_isa_pick());
+ *     krn_cpu_qdot_fn f = krn_cpu_qdot(KRN_Q4_K, krn_cpu_isa_pick(KRN_ISA_CAP_BEST));
  *     if (f) f(rows, row_bytes, 8, xq, n_in / 32, n_rows, n_in / 32, dots);
  *     else   ... krn_unpack_row + krn_dot_q, the reference
  */
@@ -38,11 +38,11 @@ typedef enum krn_cpu_isa {
 bool krn_cpu_isa_has(krn_cpu_isa isa);
 /* The best instruction set this CPU (and OS) runs. */
 krn_cpu_isa krn_cpu_isa_best(void);
-/* The one a backend uses: the best, or another this CPU runs when the
- * environment variable SB_CPU_ISA names a lower one ("scalar", "avx2",
- * "avxvnni"; a debugging and testing override, read at each call; a name
- * above the best, one this CPU lacks or an unknown one is ignored). */
-krn_cpu_isa krn_cpu_isa_pick(void);
+/* The one a backend uses: the best this CPU runs at or below cap
+ * (krn_options.tuning.cpu_isa, kernels.h; KRN_ISA_CAP_BEST: the best). A
+ * cap the CPU lacks gives the next one down it has, so a cap never raises
+ * the choice (create has refused a cap out of range: krn_tuning_check). */
+krn_cpu_isa krn_cpu_isa_pick(krn_isa_cap cap);
 /* "scalar", "avx2", "avxvnni", "avx512vnni". */
 const char *krn_cpu_isa_name(krn_cpu_isa isa);
 

@@ -97,16 +97,30 @@ static const krn_backend_ops krn_cuda__ops = {
     krn_cuda__choices,
 };
 
-// The launch choices (kernels.h's krn_choice): what the environment's
-// debugging overrides and the defaults picked, then opt's imported values,
-// written back into the configuration. None of them changes a bit.
+// The launch-overlap mask tuning.launch_overlap asks for (kernels.h): 0
+// below sm_90, where launches cannot overlap; else the mask, none, or the
+// default (common.cuh's KRN_CUDA_PDL_DEFAULT).
+static int32_t krn_cuda__overlap_mask(int major, int32_t want) {
+    static_assert(KRN_LAUNCH_OVERLAP_ALL == KRN_CUDA_PDL_ALL, "kernels.h's mask is common.cuh's");
+    if (major < 9 || want == KRN_TUNE_NONE) return 0;
+    return want ? want : KRN_CUDA_PDL_DEFAULT;
+}
+
+// The launch choices (kernels.h's krn_choice): the defaults as
+// krn_options.tuning changes them, then opt's imported values, written back
+// into the configuration. None of them changes a bit.
 static int krn_cuda__apply_choices(krn_cuda *c, const krn_options *opt, sb_err *err) {
     static const char *const names[KRN_CUDA__N_CHOICES] = {
         "matmul_split", "attention_kernel", "graphs", "launch_overlap"};
     static const int32_t lo[KRN_CUDA__N_CHOICES] = {0, 0, 0, 0};
     static const int32_t hi[KRN_CUDA__N_CHOICES] = {1, 3, 1, KRN_CUDA_PDL_ALL};
-    const int32_t value[KRN_CUDA__N_CHOICES] = {c->cfg.mm_split, c->cfg.attn, c->cfg.graphs,
-                                                krn_cuda_pdl_mask};
+    int major = 0; // launches overlap on sm_90 and later only
+    if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                                              c->device), err))
+        return -1;
+    const int32_t value[KRN_CUDA__N_CHOICES] = {
+        c->cfg.mm_split, c->cfg.attn, c->cfg.graphs,
+        krn_cuda__overlap_mask(major, opt->tuning.launch_overlap)};
     for (int i = 0; i < KRN_CUDA__N_CHOICES; i++) {
         snprintf(c->choices[i].name, sizeof c->choices[i].name, "%s", names[i]);
         c->choices[i].value = value[i];
@@ -116,10 +130,6 @@ static int krn_cuda__apply_choices(krn_cuda *c, const krn_options *opt, sb_err *
     c->cfg.mm_split = c->choices[0].value;
     c->cfg.attn = c->choices[1].value;
     c->cfg.graphs = c->choices[2].value && !c->prof; // profiling needs direct launches
-    int major = 0; // launches overlap on sm_90 and later only
-    if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                                              c->device), err))
-        return -1;
     krn_cuda_pdl_mask = major >= 9 ? c->choices[3].value : 0;
     return 0;
 }
@@ -494,6 +504,7 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
                    (int)opt->kv_capacity);
         return NULL;
     }
+    if (krn_tuning_check(&opt->tuning, err)) return NULL;
     if (krn_cuda__pick_device(&device, err)) return NULL;
     size_t free0 = 0, free1 = 0, all = 0;
     cudaFree(0); // the context exists before the first reading
@@ -512,28 +523,19 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
     c->device = device;
     krn_cuda__dims(c, model);
     krn_cuda__attn_slots(c, model, opt->kv_capacity);
-    {
-        const char *e = getenv("SB_CUDA_ATTN");
-        // 0 auto (unset, "auto" or unknown: attention.cu's header's rule)
-        c->cfg.attn = !e                    ? 0
-                      : !strcmp(e, "ref")   ? 1
-                      : !strcmp(e, "rows")  ? 2
-                      : !strcmp(e, "split") ? 3
-                                            : 0;
-        e = getenv("SB_CUDA_GRAPHS");
-        c->cfg.graphs = !(e && !strcmp(e, "0"));
-        e = getenv("SB_CUDA_PROFILE");
-        if (e && !strcmp(e, "1")) {
-            c->prof = (krn_cuda_prof *)calloc(1, sizeof *c->prof);
-            c->cfg.graphs = 0; // events between stages; no capture
-            for (int i = 0; c->prof && i < KRN_CUDA__PROF_EVENTS; i++)
-                if (cudaEventCreate(&c->prof->ev[i]) != cudaSuccess) {
-                    cudaGetLastError();
-                    break;
-                }
-        }
+    c->cfg.attn = (int)opt->tuning.attention; // krn_attn_kernel's values are cfg.attn's
+    c->cfg.graphs = !opt->tuning.no_graphs;
+    if (opt->tuning.profile) {
+        c->prof = (krn_cuda_prof *)calloc(1, sizeof *c->prof);
+        c->cfg.graphs = 0; // events between stages; no capture
+        for (int i = 0; c->prof && i < KRN_CUDA__PROF_EVENTS; i++)
+            if (cudaEventCreate(&c->prof->ev[i]) != cudaSuccess) {
+                cudaGetLastError();
+                break;
+            }
     }
-    if (krn_cuda_launch_setup(device, err) || krn_cuda_matmul_setup(&c->cfg, device, err) ||
+    if (krn_cuda_launch_setup(device, err) ||
+        krn_cuda_matmul_setup(&c->cfg, &opt->tuning, device, err) ||
         krn_cuda__apply_choices(c, opt, err) ||
         krn_cuda_attention_setup(model->head_dim, model->n_head / model->n_head_kv, err) ||
         KRN_CUDA_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), err) ||

@@ -53,39 +53,40 @@ typedef struct krn_cuda_acts {
     krn_cuda_act g256, g32;
 } krn_cuda_acts;
 
-// Kernel choices, fixed at create time (environment, for bisecting on the
-// device; every choice gives the same bits):
-//   SB_CUDA_SPLIT=0            never split a quantized matmul's K range into
-//                              its chunks across blocks (matmul.cu; by
-//                              default mmq.cu splits launches too small to
-//                              fill the GPU)
-//   SB_CUDA_MMVQ=N             K-quant matmuls of steps of up to N rows
-//                              (0..16; default 8) run mmvq.cu, more run
-//                              mmq.cu (matmul.cu)
-//   SB_CUDA_MMVQ_WARPS=N       mmvq.cu gives a tile fewer warps than chunks
-//                              (each walking several) to aim at about N
-//                              warps per SM; unset or 0: a warp a chunk
-//                              (faster on the H100 at every N tried)
-//   SB_CUDA_ATTN=split|rows|ref attention: split-KV (chunks in parallel,
-//                              then a merge); rows = split-KV whose chunk
-//                              blocks each take a tile of rows (head_dim 64
-//                              or 128; else split-KV); or the first
-//                              one-block-per-head kernel. Unset (or auto):
-//                              that kernel for single-chunk steps of up to
-//                              16 rows, rows for steps of 4+ rows whose grid
-//                              has a block per SM, else split-KV (attention.cu)
-//   SB_CUDA_GRAPHS=0           launch every kernel of a step directly
-//                              instead of replaying a CUDA graph per row count
-//   SB_CUDA_PDL=MASK           which kernels may start during the tail of
-//                              the one before (sm_90+; bits of common.cuh's
-//                              KRN_CUDA_PDL_*; 0: none, 15: all; default 5)
-//   SB_CUDA_PROFILE=1          time each stage (events; graphs off); the
-//                              table is printed to stderr by krn_destroy
+// Kernel choices, fixed at create time from krn_options.tuning (kernels.h's
+// krn_tuning, which names each field's environment variable; programs read
+// those once at start, docs/environment.md) and then the imported choices
+// (krn_options.choices). Every choice gives the same bits:
+//   tuning.no_matmul_split  never split a quantized matmul's K range into
+//                           its chunks across blocks (matmul.cu; by default
+//                           mmq.cu splits launches too small to fill the GPU)
+//   tuning.mmvq_rows        K-quant matmuls of steps of up to N rows (0..16;
+//                           default 8) run mmvq.cu, more run mmq.cu
+//                           (matmul.cu)
+//   tuning.mmvq_warps       mmvq.cu gives a tile fewer warps than chunks
+//                           (each walking several) to aim at about N warps
+//                           per SM; 0: a warp a chunk (faster on the H100 at
+//                           every N tried)
+//   tuning.attention        attention: split-KV (chunks in parallel, then a
+//                           merge); rows = split-KV whose chunk blocks each
+//                           take a tile of rows (head_dim 64 or 128; else
+//                           split-KV); or ref, the first one-block-per-head
+//                           kernel. Auto (the default): that kernel for
+//                           single-chunk steps of up to 16 rows, rows for
+//                           steps of 4+ rows whose grid has a block per SM,
+//                           else split-KV (attention.cu)
+//   tuning.no_graphs        launch every kernel of a step directly instead
+//                           of replaying a CUDA graph per row count
+//   tuning.launch_overlap   which kernels may start during the tail of the
+//                           one before (sm_90+; bits of common.cuh's
+//                           KRN_CUDA_PDL_*; none, 15: all; default 5)
+//   tuning.profile          time each stage (events; graphs off); the table
+//                           is printed to stderr by krn_destroy
 typedef struct krn_cuda_cfg {
-    int mm_split;      // quantized matmuls may split K (SB_CUDA_SPLIT)
+    int mm_split;      // quantized matmuls may split K (!tuning.no_matmul_split)
     int mmvq_rows;     // K-quant steps of up to this many rows run mmvq.cu
-                       // (SB_CUDA_MMVQ=0..16; default 8)
-    int mmvq_warps;    // mmvq.cu's warps per SM to aim for (SB_CUDA_MMVQ_WARPS; 0: a warp a chunk)
+                       // (0..16; tuning.mmvq_rows, default 8)
+    int mmvq_warps;    // mmvq.cu's warps per SM to aim for (tuning.mmvq_warps; 0: a warp a chunk)
     int sms;           // the GPU's multiprocessors
     float *mm_part;    // split partials (device, mm_part_cap floats)
     int64_t mm_part_cap;
@@ -98,7 +99,7 @@ typedef struct krn_cuda_cfg {
 // The choices above as krn_choices lists them (kernels.h), in this order.
 enum { KRN_CUDA__N_CHOICES = 4 };
 
-// SB_CUDA_PROFILE=1: events between the stages of a step (forward.cu).
+// tuning.profile: events between the stages of a step (forward.cu).
 enum {
     KRN_CUDA__ST_START, KRN_CUDA__ST_EMBED, KRN_CUDA__ST_NORM, KRN_CUDA__ST_QKV,
     KRN_CUDA__ST_ROPE, KRN_CUDA__ST_ATTN, KRN_CUDA__ST_ATTQ, KRN_CUDA__ST_O,
@@ -151,7 +152,7 @@ typedef struct krn_cuda {
     float *logits;             // (64, n_vocab)
     krn_cuda_acts xq;          // (64, max_in) a matmul's quantized input
     krn_cuda_graph graphs[2][KRN_MAX_ROWS + 1]; // [with the LM head][row bucket] (cfg.graphs)
-    krn_cuda_prof *prof;       // SB_CUDA_PROFILE=1, else NULL; owned
+    krn_cuda_prof *prof;       // tuning.profile, else NULL; owned
     float *attn_part;          // split-KV chunk states, attn_slots of them,
     float *attn_run;           // and (64, n_head) running states, each
     int64_t attn_slots;        // (head_dim + 2) floats: m, l, acc[head_dim]
@@ -201,9 +202,10 @@ int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
 // mm_float.cu: one float-weight matrix (matmul.cu dispatches to it).
 int krn_cuda_matmul_f(const krn_cuda_mm *mm, cudaStream_t s, sb_err *err);
 
-// matmul.cu: cfg's matmul fields from the environment and the device, and
-// the shared-memory limits the tensor-core kernels need, set once.
-int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, int device, sb_err *err);
+// matmul.cu: cfg's matmul fields from the tuning t (checked) and the
+// device, and the shared-memory limits the tensor-core kernels need, set
+// once.
+int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, const krn_tuning *t, int device, sb_err *err);
 
 // repack.cu: bytes of a K-quant matrix's records (kquant.cuh), and the
 // records of m written to dst from `staged`, the file's bytes of rows
@@ -261,7 +263,7 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err);
 // create, so the first real steps pay no capture or module loading). Uses
 // KV slot 0, which holds nothing yet. Nothing to do with graphs off.
 int krn_cuda_warm_up(krn_cuda *c, sb_err *err);
-// forward.cu: the SB_CUDA_PROFILE table, to stderr (nothing when off).
+// forward.cu: the tuning.profile table, to stderr (nothing when off).
 void krn_cuda_prof_print(const krn_cuda *c);
 
 #endif // SB_KERNELS_CUDA_BACKEND_H

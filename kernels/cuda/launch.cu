@@ -20,8 +20,8 @@ int krn_cuda_launch_setup(int device, sb_err *err) {
     if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
                                               device), err))
         return -1;
-    const char *e = getenv("SB_CUDA_PDL");
-    if (major < 9) krn_cuda_pdl_mask = 0;
-    else krn_cuda_pdl_mask = e && *e ? atoi(e) & KRN_CUDA_PDL_ALL : KRN_CUDA_PDL_DEFAULT;
+    // the default; krn_cuda_create applies krn_options.tuning and the
+    // imported choices after this (backend.cu, krn_cuda__apply_choices)
+    krn_cuda_pdl_mask = major < 9 ? 0 : KRN_CUDA_PDL_DEFAULT;
     return 0;
 }

@@ -102,14 +102,14 @@ int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
 
 // ---- setup ---------------------------------------------------------------------
 
-int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, int device, sb_err *err) {
-    const char *e = getenv("SB_CUDA_SPLIT");
-    cfg->mm_split = !(e && !strcmp(e, "0"));
-    const char *v = getenv("SB_CUDA_MMVQ");
-    cfg->mmvq_rows = v ? atoi(v) : 8;
-    if (cfg->mmvq_rows < 0 || cfg->mmvq_rows > KRN_CUDA_MMVQ_MAX_ROWS) cfg->mmvq_rows = 8;
-    const char *w = getenv("SB_CUDA_MMVQ_WARPS");
-    cfg->mmvq_warps = w && atoi(w) > 0 ? atoi(w) : 0;
+int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, const krn_tuning *t, int device, sb_err *err) {
+    static_assert(KRN_MMVQ_MAX_ROWS == KRN_CUDA_MMVQ_MAX_ROWS, "kernels.h's bound is mmvq's");
+    cfg->mm_split = !t->no_matmul_split;
+    enum { MMVQ_DEFAULT_ROWS = 8 }; // 16 was slower on an H100 (bench/RESULTS.md, ninth pass)
+    cfg->mmvq_rows = t->mmvq_rows == KRN_TUNE_NONE ? 0
+                     : t->mmvq_rows == 0          ? MMVQ_DEFAULT_ROWS
+                                                  : t->mmvq_rows;
+    cfg->mmvq_warps = t->mmvq_warps;
     int major = 0;
     if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
                                               device), err) ||

@@ -23,12 +23,13 @@ static int32_t tokenize(const eng_model *m, int32_t *ids, int64_t cap) {
     return (int32_t)n;
 }
 
-/* Generates with the given threads/chunk/sampling; returns the hash. */
-static void generate(const eng_model *m, int threads, int chunk, float temp,
-                     int32_t n_max, char hash[65], int32_t *n_out) {
+/* Generates on a session made with opt, with the given chunk/sampling;
+ * returns the hash. */
+static void generate_opt(const eng_model *m, const eng_options *opt, int chunk, float temp,
+                         int32_t n_max, char hash[65], int32_t *n_out) {
     sb_err err = {0};
-    eng_session *s = eng_session_create(m, &(eng_options){.n_threads = threads}, &err);
-    assert_non_null(s);
+    eng_session *s = eng_session_create(m, opt, &err);
+    if (!s) fail_msg("eng_session_create: %s", err.msg);
     int32_t ids[256];
     int32_t n = tokenize(m, ids, 256);
     eng_gen_params p = eng_gen_defaults();
@@ -43,6 +44,30 @@ static void generate(const eng_model *m, int threads, int chunk, float temp,
     if (n_out) *n_out = r.n_tokens;
     free(r.tokens);
     eng_session_destroy(s);
+}
+
+/* Generates with the given threads/chunk/sampling; returns the hash. */
+static void generate(const eng_model *m, int threads, int chunk, float temp,
+                     int32_t n_max, char hash[65], int32_t *n_out) {
+    generate_opt(m, &(eng_options){.n_threads = threads}, chunk, temp, n_max, hash, n_out);
+}
+
+/* eng_options.tuning reaches the backend: the scalar kernels alone (a cap
+ * of krn_tuning.cpu_isa) give the default's tokens, as every kernel gives
+ * the same bits; a value out of range fails the create, naming the field. */
+static void test_kernel_tuning(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q4_K_M);
+    char want[65], got[65];
+    generate(m, 2, 64, 0.0f, 24, want, NULL);
+    const eng_options scalar = {.n_threads = 2, .tuning.cpu_isa = KRN_ISA_CAP_SCALAR};
+    generate_opt(m, &scalar, 64, 0.0f, 24, got, NULL);
+    assert_string_equal(want, got);
+    sb_err err = {0};
+    const eng_options bad = {.n_threads = 1, .tuning.cpu_isa = (krn_isa_cap)9};
+    assert_null(eng_session_create(m, &bad, &err));
+    if (!strstr(err.msg, "tuning.cpu_isa")) fail_msg("unexpected error: %s", err.msg);
+    eng_model_free(m);
 }
 
 static void test_same_hash_across_runs_threads_chunks(void **state) {
@@ -428,6 +453,7 @@ int main(void) {
         cmocka_unit_test(test_prefill_last_logits_equal_steps),
         cmocka_unit_test(test_prefill_without_logits),
         cmocka_unit_test(test_context_limits),
+        cmocka_unit_test(test_kernel_tuning),
         cmocka_unit_test(test_callback_stops),
         cmocka_unit_test(test_sliding_window),
         cmocka_unit_test(test_prefix_cache_every_split),

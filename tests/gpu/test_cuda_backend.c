@@ -14,8 +14,8 @@
  * across its ring's wrap; the quantized matmuls with and without K split
  * across blocks over every bucket, and the K-quants' decode kernel off,
  * on up to 16 rows, and with fewer warps than chunks; activation groups of
- * 32 and 256; the attention kernels forced (SB_CUDA_ATTN=rows,
- * split) and chosen per step (auto, the default every other test runs) over
+ * 32 and 256; the attention kernels forced (krn_options.tuning.attention
+ * rows, split) and chosen per step (auto, the default every other test runs) over
  * verify runs of 1..64 rows up to 1100 positions, with and without a
  * window; a clean error for a KV cache the GPU cannot hold.
  * And whole generations through the engine: the GPU gives the CPU's tokens,
@@ -73,6 +73,19 @@ typedef struct duo {
     size_t row_bytes; /* bytes of one row of logits */
 } duo;
 
+/* The kernel switches (krn_options.tuning) every duo's GPU backend is made
+ * with: zeroed (the defaults) but in the tests that set them, whose
+ * teardown (duo_tuning_reset) zeroes them again even when the test fails
+ * part-way, so that a failure cannot change the kernels of the tests after
+ * it. */
+static krn_tuning duo_tuning;
+
+static int duo_tuning_reset(void **state) {
+    (void)state;
+    duo_tuning = (krn_tuning){0};
+    return 0;
+}
+
 /* window: the model's sliding window (0: none). */
 static duo duo_create_window(const tm_shape *sh, const tm_types *ty, uint64_t seed,
                              int32_t cap, int32_t window) {
@@ -82,7 +95,8 @@ static duo duo_create_window(const tm_shape *sh, const tm_types *ty, uint64_t se
     const krn_options opt = {.n_threads = 2, .kv_capacity = cap};
     d.cpu = krn_cpu_create(&d.t->m, &opt, &err);
     if (!d.cpu) fail_msg("krn_cpu_create: %s", err.msg);
-    d.gpu = krn_cuda_create(&d.t->m, &opt, &err);
+    const krn_options gpu_opt = {.kv_capacity = cap, .tuning = duo_tuning};
+    d.gpu = krn_cuda_create(&d.t->m, &gpu_opt, &err);
     if (!d.gpu) fail_msg("krn_cuda_create: %s", err.msg);
     assert_string_equal(krn_backend_name(d.gpu), "cuda");
     d.row_bytes = (size_t)sh->n_vocab * sizeof(float);
@@ -320,86 +334,39 @@ static void test_buckets_activation_groups(void **state) {
     check_buckets(&SMALL, &both, 16, "both groups on one input");
 }
 
-/* A copy of environment variable name's value (NULL when unset), for
- * env_restore. */
-static char *env_save(const char *name) {
-    const char *v = getenv(name);
-    return v ? strdup(v) : NULL;
-}
-
-/* Puts name back as env_save found it, and frees the copy. */
-static void env_restore(const char *name, char *saved) {
-    if (saved) setenv(name, saved, 1);
-    else unsetenv(name);
-    free(saved);
-}
-
-/* An environment variable a test changes, as the test found it: put back
- * by env_guard_restore (the test's teardown) even when the test fails
- * part-way, so a failure cannot change the kernels of the tests after it. */
-typedef struct env_guard {
-    const char *name;
-    char *saved;
-} env_guard;
-
-static env_guard split_guard = {"SB_CUDA_SPLIT", NULL}, pdl_guard = {"SB_CUDA_PDL", NULL},
-                 mmvq_guard = {"SB_CUDA_MMVQ", NULL};
-
-static int env_guard_save(void **state) {
-    env_guard *g = *state;
-    g->saved = env_save(g->name);
-    return 0;
-}
-
-static int env_guard_restore(void **state) {
-    env_guard *g = *state;
-    env_restore(g->name, g->saved);
-    g->saved = NULL;
-    return 0;
-}
-
 /* The buckets again with the quantized matmuls' K never split across
- * blocks (kernels/cuda/cuda_backend.h: SB_CUDA_SPLIT=0). These tiny
- * models' grids are small, so every other test runs the split launches
- * (each block one chunk, the last block folding): both the CPU's bits. */
+ * blocks (krn_tuning.no_matmul_split; kernels/cuda/cuda_backend.h). These
+ * tiny models' grids are small, so every other test runs the split
+ * launches (each block one chunk, the last block folding): both the CPU's
+ * bits. */
 static void test_buckets_matmul_kernels(void **state) {
     (void)state;
-    static const char *const env[][2] = {{"SB_CUDA_SPLIT", "0"}};
-    const tm_types ty = q4_k_m_types();
-    for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
-        char name[96];
-        setenv(env[i][0], env[i][1], 1);
-        snprintf(name, sizeof name, "wide q4_K_M, %s=%s", env[i][0], env[i][1]);
-        check_buckets(&WIDE, &ty, 12, name);
-        snprintf(name, sizeof name, "mixed, %s=%s", env[i][0], env[i][1]);
-        check_buckets(&SMALL, &MIXED, 11, name);
-        const tm_types q5 = tm_uniform_types(KRN_Q5_K, false);
-        snprintf(name, sizeof name, "wide q5_K, %s=%s", env[i][0], env[i][1]);
-        check_buckets(&WIDE, &q5, 13, name);
-    }
+    const tm_types ty = q4_k_m_types(), q5 = tm_uniform_types(KRN_Q5_K, false);
+    duo_tuning = (krn_tuning){.no_matmul_split = true};
+    check_buckets(&WIDE, &ty, 12, "wide q4_K_M, matmul split off");
+    check_buckets(&SMALL, &MIXED, 11, "mixed, matmul split off");
+    check_buckets(&WIDE, &q5, 13, "wide q5_K, matmul split off");
 }
 
 /* The buckets with the K-quants' decode kernel (mmvq.cu) off, taking
  * every step of up to 16 rows, and so with its tiles given a warp or two
- * each walking several chunks (cuda_backend.h: SB_CUDA_MMVQ, by default
- * steps of up to 8 rows; SB_CUDA_MMVQ_WARPS=1): the CPU's bits each way. */
+ * each walking several chunks (krn_tuning.mmvq_rows, by default steps of up
+ * to 8 rows; mmvq_warps 1): the CPU's bits each way. */
 static void test_buckets_decode_kernel(void **state) {
     (void)state;
-    static const char *const env[][2] = {{"0", NULL}, {"16", NULL}, {"16", "1"}};
+    static const krn_tuning cases[] = {{.mmvq_rows = KRN_TUNE_NONE},
+                                       {.mmvq_rows = 16},
+                                       {.mmvq_rows = 16, .mmvq_warps = 1}};
     const tm_types ty = q4_k_m_types(), q6 = tm_uniform_types(KRN_Q6_K, false);
-    char *warps = env_save("SB_CUDA_MMVQ_WARPS");
-    for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char name[96];
-        setenv("SB_CUDA_MMVQ", env[i][0], 1);
-        if (env[i][1]) setenv("SB_CUDA_MMVQ_WARPS", env[i][1], 1);
-        else unsetenv("SB_CUDA_MMVQ_WARPS");
-        snprintf(name, sizeof name, "SB_CUDA_MMVQ=%s SB_CUDA_MMVQ_WARPS=%s", env[i][0],
-                 env[i][1] ? env[i][1] : "unset");
+        duo_tuning = cases[i];
+        snprintf(name, sizeof name, "mmvq_rows %d, mmvq_warps %d", (int)cases[i].mmvq_rows,
+                 (int)cases[i].mmvq_warps);
         check_buckets(&WIDE, &ty, 12, name);
         check_buckets(&SMALL, &MIXED, 11, name);
         check_buckets(&WIDE, &q6, 17, name);
     }
-    env_restore("SB_CUDA_MMVQ_WARPS", warps);
 }
 
 /* ---- chunking, rollback, long context ------------------------------------------- */
@@ -525,44 +492,49 @@ static void test_long_context(void **state) {
     check_long_context("300 positions");
 }
 
-/* Kernels starting during the tail of the one before (SB_CUDA_PDL,
- * common.cuh) for none of the kernels and for all of them (the default, a
- * subset, is what the other tests run): the buckets and the long context
- * give the CPU's bits either way, so no kernel reads what the kernel
- * before it has not finished writing. */
+/* Kernels starting during the tail of the one before
+ * (krn_tuning.launch_overlap, common.cuh) for none of the kernels and for
+ * all of them (the default, a subset, is what the other tests run): the
+ * buckets and the long context give the CPU's bits either way, so no
+ * kernel reads what the kernel before it has not finished writing. */
 static void test_launch_overlap(void **state) {
     (void)state;
-    static const char *const masks[] = {"0", "15"};
+    static const int32_t masks[] = {KRN_TUNE_NONE, KRN_LAUNCH_OVERLAP_ALL};
     const tm_types ty = q4_k_m_types();
     for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
         char name[96];
-        setenv("SB_CUDA_PDL", masks[i], 1);
-        snprintf(name, sizeof name, "wide q4_K_M, SB_CUDA_PDL=%s", masks[i]);
+        const int mask = masks[i] == KRN_TUNE_NONE ? 0 : (int)masks[i];
+        duo_tuning = (krn_tuning){.launch_overlap = masks[i]};
+        snprintf(name, sizeof name, "wide q4_K_M, launch overlap mask %d", mask);
         check_buckets(&WIDE, &ty, 12, name);
-        snprintf(name, sizeof name, "mixed, SB_CUDA_PDL=%s", masks[i]);
+        snprintf(name, sizeof name, "mixed, launch overlap mask %d", mask);
         check_buckets(&SMALL, &MIXED, 11, name);
-        snprintf(name, sizeof name, "300 positions, SB_CUDA_PDL=%s", masks[i]);
+        snprintf(name, sizeof name, "300 positions, launch overlap mask %d", mask);
         check_long_context(name);
     }
 }
 
-/* A CUDA backend for d's model made with SB_CUDA_ATTN=attn (the variable
- * is restored afterwards). Free with krn_destroy. */
-static krn_backend *gpu_with_attn(const duo *d, const char *attn, int32_t cap) {
-    char *saved = env_save("SB_CUDA_ATTN");
-    setenv("SB_CUDA_ATTN", attn, 1);
+/* The attention kernels by name, for messages. */
+static const char *attn_name(krn_attn_kernel k) {
+    static const char *const names[] = {"auto", "ref", "rows", "split"};
+    return names[k];
+}
+
+/* A CUDA backend for d's model made with the attention kernel attn
+ * (krn_tuning.attention). Free with krn_destroy. */
+static krn_backend *gpu_with_attn(const duo *d, krn_attn_kernel attn, int32_t cap) {
     sb_err err = {0};
-    krn_backend *b = krn_cuda_create(&d->t->m, &(krn_options){.kv_capacity = cap}, &err);
-    env_restore("SB_CUDA_ATTN", saved);
-    if (!b) fail_msg("krn_cuda_create (SB_CUDA_ATTN=%s): %s", attn, err.msg);
+    const krn_options opt = {.kv_capacity = cap, .tuning.attention = attn};
+    krn_backend *b = krn_cuda_create(&d->t->m, &opt, &err);
+    if (!b) fail_msg("krn_cuda_create (attention %s): %s", attn_name(attn), err.msg);
     return b;
 }
 
 /* A sliding window of 100 positions (a ring of 163 slots) over 300
  * positions: the GPU's rows equal the CPU's bit for bit across the wrap,
  * whatever the step sizes and with rejected verify rows rolled back in
- * between, for the default kernels (SB_CUDA_ATTN unset: attention.cu picks
- * the kernel per step) and the one-block reference kernel forced. */
+ * between, for the default kernels (attention auto: attention.cu picks the
+ * kernel per step) and the one-block reference kernel forced. */
 static void test_sliding_window(void **state) {
     (void)state;
     enum { N = 300, WINDOW = 100 };
@@ -575,7 +547,7 @@ static void test_sliding_window(void **state) {
     float *scratch = logits_alloc(&d, KRN_MAX_ROWS);
     run_chunked(&d, d.cpu, seq, N, 64, want);
     assert_sane(&d, want, N);
-    krn_backend *ref = gpu_with_attn(&d, "ref", MAX_SEQ);
+    krn_backend *ref = gpu_with_attn(&d, KRN_ATTN_REF, MAX_SEQ);
     krn_backend *gpus[2] = {d.gpu, ref};
     const int steps[] = {1, 17, 64, 5, 64, 24, 64, 33, 28}; /* 300 in all */
     for (int k = 0; k < 2; k++) {
@@ -593,7 +565,7 @@ static void test_sliding_window(void **state) {
     duo_free(&d);
 }
 
-/* ---- the attention kernels: rows, split-KV, auto (SB_CUDA_ATTN) ------------------- */
+/* ---- the attention kernels: rows, split-KV, auto (tuning.attention) --------------- */
 
 /* 14 query heads over 2 KV heads of 128: a group of 7, as the 7B's 28 / 4,
  * so the rows kernel's blocks are tiles of 4 rows x 7 heads (28 pairs, 7
@@ -641,7 +613,7 @@ static void run_verify_steps(const duo *d, krn_backend *b, const int32_t *seq,
 /* n positions (n >= 64) of a model with the given window on the CPU in
  * steps of 64, and on the GPU in verify runs (run_verify_steps) with the
  * rows kernel forced, the split-KV kernel forced, and the automatic choice
- * (SB_CUDA_ATTN=auto: the first kernel for single-chunk steps of up to 16
+ * (attention auto: the first kernel for single-chunk steps of up to 16
  * rows, rows for steps of 4+ rows whose grid has a block per SM, else
  * split-KV — on a 132-SM GPU the group of 7 without a window
  * takes rows for its 64-row steps from 6 chunks on (positions 302..399,
@@ -665,18 +637,19 @@ static void check_rows_kernel(const tm_shape *sh, const tm_types *ty, uint64_t s
     float *scratch = logits_alloc(&d, KRN_MAX_ROWS);
     run_chunked(&d, d.cpu, seq, n, KRN_MAX_ROWS, want);
     assert_sane(&d, want, n);
-    const char *kernels[3] = {"rows", "split", "auto"};
+    const krn_attn_kernel kernels[3] = {KRN_ATTN_ROWS, KRN_ATTN_SPLIT, KRN_ATTN_AUTO};
     char what[128];
     for (int k = 0; k < 3; k++) {
         krn_backend *b = gpu_with_attn(&d, kernels[k], cap);
         run_verify_steps(&d, b, seq, junk, n, got, scratch);
-        snprintf(what, sizeof what, "%s, %s kernel, verify steps", name, kernels[k]);
+        snprintf(what, sizeof what, "%s, %s kernel, verify steps", name, attn_name(kernels[k]));
         for (int p = 0; p < n; p++)
             expect_same_row(&d, row_at(&d, want, p), row_at(&d, got, p), what, p, p);
         const int p0 = n - KRN_MAX_ROWS;
         step_seq(b, junk, p0, KRN_MAX_ROWS, scratch);
         step_seq(b, seq, p0, KRN_MAX_ROWS, scratch);
-        snprintf(what, sizeof what, "%s, %s kernel, last 64 as one step", name, kernels[k]);
+        snprintf(what, sizeof what, "%s, %s kernel, last 64 as one step", name,
+                 attn_name(kernels[k]));
         for (int r = 0; r < KRN_MAX_ROWS; r++)
             expect_same_row(&d, row_at(&d, want, p0 + r), row_at(&d, scratch, r), what, r,
                             p0 + r);
@@ -761,6 +734,48 @@ static void test_choices(void **state) {
         assert_non_null(strstr(err.msg, bad[i].name));
     }
     krn_destroy(cpu);
+    tm_free(t);
+}
+
+/* The value of b's launch choice `name` (krn_choices); fails when b has none. */
+static int32_t choice_value(const krn_backend *b, const char *name) {
+    const krn_choice *c = NULL;
+    const int n = krn_choices(b, &c);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(c[i].name, name)) return c[i].value;
+    fail_msg("no launch choice '%s'", name);
+    return -1;
+}
+
+/* krn_options.tuning's switches show in krn_choices (the defaults changed,
+ * before any import), an imported choice of the same switch wins over
+ * them, and a switch out of its range is refused, naming the field. */
+static void test_tuning_choices(void **state) {
+    (void)state;
+    tmodel *t = tm_create(&SMALL, &MIXED, 19);
+    sb_err err = {0};
+    krn_options opt = {.kv_capacity = 80,
+                       .tuning = {.no_matmul_split = true, .attention = KRN_ATTN_SPLIT,
+                                  .no_graphs = true, .launch_overlap = KRN_TUNE_NONE}};
+    krn_backend *b = krn_cuda_create(&t->m, &opt, &err);
+    if (!b) fail_msg("krn_cuda_create with tuning: %s", err.msg);
+    assert_int_equal(choice_value(b, "matmul_split"), 0);
+    assert_int_equal(choice_value(b, "attention_kernel"), KRN_ATTN_SPLIT);
+    assert_int_equal(choice_value(b, "graphs"), 0);
+    assert_int_equal(choice_value(b, "launch_overlap"), 0);
+    krn_destroy(b);
+    const krn_choice imported[2] = {{.name = "attention_kernel", .value = KRN_ATTN_ROWS},
+                                    {.name = "graphs", .value = 1}};
+    opt.choices = imported, opt.n_choices = 2;
+    b = krn_cuda_create(&t->m, &opt, &err);
+    if (!b) fail_msg("krn_cuda_create with tuning and choices: %s", err.msg);
+    assert_int_equal(choice_value(b, "attention_kernel"), KRN_ATTN_ROWS);
+    assert_int_equal(choice_value(b, "graphs"), 1);
+    assert_int_equal(choice_value(b, "matmul_split"), 0);
+    krn_destroy(b);
+    const krn_options bad = {.kv_capacity = 80, .tuning.attention = (krn_attn_kernel)7};
+    assert_null(krn_cuda_create(&t->m, &bad, &err));
+    if (!strstr(err.msg, "tuning.attention")) fail_msg("unexpected error: %s", err.msg);
     tm_free(t);
 }
 
@@ -953,12 +968,9 @@ int main(void) {
         cmocka_unit_test(test_buckets_mixed),
         cmocka_unit_test(test_buckets_wide_q4_k_m),
         cmocka_unit_test(test_buckets_activation_groups),
-        cmocka_unit_test_prestate_setup_teardown(test_buckets_matmul_kernels, env_guard_save,
-                                                 env_guard_restore, &split_guard),
-        cmocka_unit_test_prestate_setup_teardown(test_buckets_decode_kernel, env_guard_save,
-                                                 env_guard_restore, &mmvq_guard),
-        cmocka_unit_test_prestate_setup_teardown(test_launch_overlap, env_guard_save,
-                                                 env_guard_restore, &pdl_guard),
+        cmocka_unit_test_teardown(test_buckets_matmul_kernels, duo_tuning_reset),
+        cmocka_unit_test_teardown(test_buckets_decode_kernel, duo_tuning_reset),
+        cmocka_unit_test_teardown(test_launch_overlap, duo_tuning_reset),
         cmocka_unit_test(test_prefill_chunking),
         cmocka_unit_test(test_rollback),
         cmocka_unit_test(test_long_context),
@@ -968,6 +980,7 @@ int main(void) {
         cmocka_unit_test(test_generate_cpu_gpu_speculation),
         cmocka_unit_test(test_prefix_cache_every_split),
         cmocka_unit_test(test_choices),
+        cmocka_unit_test(test_tuning_choices),
         cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

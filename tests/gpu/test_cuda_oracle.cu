@@ -219,7 +219,8 @@ static void run_kernel(const weights *w, int n_rows, int split, int mmvq_rows, d
     krn_cuda_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
     sb_err err = {0};
-    assert_int_equal(krn_cuda_matmul_setup(&cfg, 0, &err), 0);
+    const krn_tuning defaults = {};
+    assert_int_equal(krn_cuda_matmul_setup(&cfg, &defaults, 0, &err), 0);
     cfg.mm_split = split;
     cfg.mmvq_rows = mmvq_rows;
     cfg.mm_part = dc->part, cfg.mm_part_cap = PART_FLOATS;

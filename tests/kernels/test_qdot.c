@@ -5,8 +5,10 @@
  * 1..64 activation rows at once, and at the integer extremes; attention's
  * SIMD versions (AVX2, AVX-512), one head or a group of query heads
  * sharing a KV head, give attention.c's bits on random and extreme heads,
- * windows and rings; and a whole forward pass gives the
- * same logits on every instruction set the CPU has.
+ * windows and rings; a cap (krn_tuning.cpu_isa) picks the best
+ * instruction set the CPU runs at or below it, and the backend runs it;
+ * and a whole forward pass gives the same logits on every instruction set
+ * the CPU has.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/cpu/cpu_backend.h"
 #include "../../kernels/cpu/qdot.h"
 
 #if KRN_CPU_HAVE_X86
@@ -200,22 +203,22 @@ static void test_isa_choice(void **state) {
     else if (__builtin_cpu_supports("avx2"))
         assert_true(best == KRN_CPU_ISA_AVX2 || best == KRN_CPU_ISA_AVXVNNI);
 #endif
-    assert_int_equal(setenv("SB_CPU_ISA", "scalar", 1), 0);
-    assert_int_equal(krn_cpu_isa_pick(), KRN_CPU_ISA_SCALAR);
     assert_true(krn_cpu_isa_has(best));
-    if (best >= KRN_CPU_ISA_AVX2) {
-        assert_int_equal(setenv("SB_CPU_ISA", "avx2", 1), 0);
-        assert_int_equal(krn_cpu_isa_pick(), KRN_CPU_ISA_AVX2);
+    assert_int_equal(krn_cpu_isa_pick(KRN_ISA_CAP_BEST), best);
+    assert_int_equal(krn_cpu_isa_pick(KRN_ISA_CAP_AVX512VNNI), best);
+    assert_int_equal(krn_cpu_isa_pick(KRN_ISA_CAP_SCALAR), KRN_CPU_ISA_SCALAR);
+    if (best >= KRN_CPU_ISA_AVX2)
+        assert_int_equal(krn_cpu_isa_pick(KRN_ISA_CAP_AVX2), KRN_CPU_ISA_AVX2);
+    /* every cap: the best this CPU runs at or below it (cap - 1 in
+     * krn_cpu_isa's numbering), never above; AVX-VNNI only where the CPU
+     * has it, else AVX2 below it */
+    for (int cap = KRN_ISA_CAP_SCALAR; cap <= KRN_ISA_CAP_AVX512VNNI; cap++) {
+        const krn_cpu_isa got = krn_cpu_isa_pick((krn_isa_cap)cap);
+        assert_true((int)got <= cap - 1);
+        assert_true(krn_cpu_isa_has(got));
+        for (int i = (int)got + 1; i <= cap - 1; i++)
+            assert_false(krn_cpu_isa_has((krn_cpu_isa)i));
     }
-    /* AVX-VNNI is taken when named only where the CPU has it */
-    assert_int_equal(setenv("SB_CPU_ISA", "avxvnni", 1), 0);
-    assert_int_equal(krn_cpu_isa_pick(), best > KRN_CPU_ISA_AVXVNNI &&
-                                         krn_cpu_isa_has(KRN_CPU_ISA_AVXVNNI)
-                                             ? KRN_CPU_ISA_AVXVNNI : best);
-    assert_int_equal(setenv("SB_CPU_ISA", "no-such-isa", 1), 0);
-    assert_int_equal(krn_cpu_isa_pick(), best);
-    assert_int_equal(unsetenv("SB_CPU_ISA"), 0);
-    assert_int_equal(krn_cpu_isa_pick(), best);
     for (int i = 0; i < NQTYPES; i++)
         assert_null(krn_cpu_qdot(QTYPES[i], KRN_CPU_ISA_SCALAR));
     assert_null(krn_cpu_qdot(KRN_F32, best));
@@ -441,7 +444,7 @@ static void test_attention_group_equals_reference(void **state) {
 
 /* Which version runs: the reference for the scalar isa and for head dims
  * that are not a multiple of 32; AVX2's own; and on a CPU with AVX-512 a
- * 512-bit one other than AVX2's, which SB_CPU_ISA=avx2 turns off. */
+ * 512-bit one other than AVX2's, which a cap of AVX2 turns off. */
 static void test_attention_choice(void **state) {
     (void)state;
     const krn_cpu_isa best = krn_cpu_isa_best();
@@ -455,14 +458,12 @@ static void test_attention_choice(void **state) {
     const krn_cpu_attn_fn avx2 = krn_cpu_attn_head_for(KRN_CPU_ISA_AVX2, 64);
     assert_ptr_not_equal(avx2, krn_cpu_attn_head);
     assert_ptr_not_equal(krn_cpu_attn_group_for(KRN_CPU_ISA_AVX2, 64), krn_cpu_attn_group);
-    assert_int_equal(setenv("SB_CPU_ISA", "avx2", 1), 0);
-    assert_ptr_equal(krn_cpu_attn_head_for(krn_cpu_isa_pick(), 64), avx2);
-    assert_int_equal(unsetenv("SB_CPU_ISA"), 0);
+    assert_ptr_equal(krn_cpu_attn_head_for(krn_cpu_isa_pick(KRN_ISA_CAP_AVX2), 64), avx2);
     if (best < KRN_CPU_ISA_AVX512) return;
     const krn_cpu_attn_fn wide = krn_cpu_attn_head_for(KRN_CPU_ISA_AVX512, 64);
     assert_ptr_not_equal(wide, avx2);
     assert_ptr_not_equal(wide, krn_cpu_attn_head);
-    assert_ptr_equal(krn_cpu_attn_head_for(krn_cpu_isa_pick(), 64), wide);
+    assert_ptr_equal(krn_cpu_attn_head_for(krn_cpu_isa_pick(KRN_ISA_CAP_BEST), 64), wide);
     assert_ptr_not_equal(krn_cpu_attn_group_for(KRN_CPU_ISA_AVX512, 64),
                          krn_cpu_attn_group_for(KRN_CPU_ISA_AVX2, 64));
 }
@@ -624,15 +625,16 @@ static void test_swiglu_equals_reference(void **state) {
 /* ---- whole forward passes --------------------------------------------------- */
 
 /* Logits of a sequence run as steps of 1, 7 and 64 rows (prefill, verify
- * and decode shapes), on a backend made with SB_CPU_ISA = isa. */
-static float *forward_logits(const tmodel *t, const char *isa, int n_threads,
+ * and decode shapes), on a backend made with the instruction set isa
+ * (krn_options.tuning.cpu_isa: isa + 1 caps it there, and this CPU has it). */
+static float *forward_logits(const tmodel *t, krn_cpu_isa isa, int n_threads,
                              int n, const int32_t *seq) {
-    assert_int_equal(setenv("SB_CPU_ISA", isa, 1), 0);
     sb_err err = {0};
     krn_backend *b = krn_cpu_create(&t->m, &(krn_options){.n_threads = n_threads,
-                                    .kv_capacity = 128}, &err);
-    assert_int_equal(unsetenv("SB_CPU_ISA"), 0);
+                                    .kv_capacity = 128,
+                                    .tuning.cpu_isa = (krn_isa_cap)(isa + 1)}, &err);
     if (!b) fail_msg("krn_cpu_create: %s", err.msg);
+    assert_int_equal(((const krn_cpu *)b)->isa, isa);
     const int64_t V = t->s.n_vocab;
     float *out = xmalloc(sizeof(float) * (size_t)(n * V));
     static const int STEPS[] = {64, 7, 1};
@@ -660,16 +662,15 @@ static void check_forward(const tm_shape *shape, const tm_types *types,
     int32_t seq[N];
     for (int i = 0; i < N; i++)
         seq[i] = (int32_t)(sb_hash3(3, (uint64_t)i, 1) % (uint64_t)shape->n_vocab);
-    float *want = forward_logits(t, "scalar", 1, N, seq);
+    float *want = forward_logits(t, KRN_CPU_ISA_SCALAR, 1, N, seq);
     const size_t n = (size_t)N * (size_t)shape->n_vocab;
     char hex[65];
     sb_sha256_hex(want, n * sizeof(float), hex);
     printf("# scalar logits sha256=%s\n", hex);
     assert_string_equal(hex, want_sha);
     for (int isa = KRN_CPU_ISA_SCALAR + 1; isa <= (int)krn_cpu_isa_best(); isa++)
-        for (int nt = 1; nt <= 3; nt += 2) {
-            float *got = forward_logits(t, krn_cpu_isa_name((krn_cpu_isa)isa),
-                                        nt, N, seq);
+        for (int nt = 1; nt <= 3 && krn_cpu_isa_has((krn_cpu_isa)isa); nt += 2) {
+            float *got = forward_logits(t, (krn_cpu_isa)isa, nt, N, seq);
             for (size_t i = 0; i < n; i++)
                 if (f32_bits(got[i]) != f32_bits(want[i]))
                     fail_msg("%s, %d threads: logit %zu is %a, scalar %a",
