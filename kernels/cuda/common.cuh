@@ -184,7 +184,7 @@ static __device__ __forceinline__ void grid_dep_sync() {
 // attention and the tensor-core matmul ran slower starting early.
 enum {
     KRN_CUDA_PDL_GEMV = 1,  // gemv, ref and float-weight matmuls (matmul.cu)
-    KRN_CUDA_PDL_ATTN = 2,  // attention and its merge (attention.cu)
+    KRN_CUDA_PDL_ATTN = 2,  // attention and its merge (attn_*.cu)
     KRN_CUDA_PDL_OTHER = 4, // norms, RoPE, quantization, SwiGLU, embedding
     KRN_CUDA_PDL_MMA = 8,   // the tensor-core matmul (matmul.cu)
     KRN_CUDA_PDL_ALL = 15,
