@@ -70,19 +70,15 @@ enum {
 
 // ---- setup ------------------------------------------------------------------------
 
-// Set by krn_cuda_attention_setup (for the backend's one device).
-static int krn_cuda__attn_optin = 48 * 1024; // shared memory a block may opt in to
-static int krn_cuda__attn_sms = 0;           // multiprocessors (auto's block count)
-
-int krn_cuda_attention_setup(int32_t head_dim, int32_t group, sb_err *err) {
-    int dev = 0, optin = 0, sms = 0;
+// The plan reads cfg->attn_optin (set here) and cfg->sms (the device's
+// multiprocessors, set by krn_cuda_matmul_setup) for auto's block count.
+int krn_cuda_attention_setup(krn_cuda_cfg *cfg, int32_t head_dim, int32_t group, sb_err *err) {
+    int dev = 0, optin = 0;
     if (KRN_CUDA_CHECK(cudaGetDevice(&dev), err) ||
         KRN_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                              dev), err) ||
-        KRN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), err))
+                                              dev), err))
         return -1;
-    krn_cuda__attn_optin = optin;
-    krn_cuda__attn_sms = sms;
+    cfg->attn_optin = optin;
     size_t need = krn_cuda__chunk_smem(head_dim, group);
     if (need > (size_t)optin) need = (size_t)optin;
     return krn_cuda__attn_chunk_setup(need, err);
@@ -133,18 +129,18 @@ template <class P> static void krn_cuda__shared_params(P *p, const krn_cuda_attn
 
 // The split-KV kernel's plan. Heads per block: all of a KV head's group when
 // that already makes enough blocks; fewer (more blocks) for a few short
-// rows. Never more than the shared memory allows.
-static int krn_cuda__plan_split(const krn_cuda_attn *a, krn_cuda__chunker *k, sb_err *err) {
+// rows. Never more than the shared memory allows (optin bytes).
+static int krn_cuda__plan_split(const krn_cuda_attn *a, int optin, krn_cuda__chunker *k,
+                                sb_err *err) {
     const int32_t hd = a->head_dim, group = a->n_head / a->n_head_kv;
     int32_t hpc = group;
     const int64_t blocks = (int64_t)a->n_rows * a->n_head_kv * a->span.nc;
     while (hpc > 1 && blocks * ((group + hpc - 1) / hpc) < 256) hpc = (hpc + 1) / 2;
-    while (hpc > 1 && krn_cuda__chunk_smem(hd, hpc) > (size_t)krn_cuda__attn_optin)
-        hpc = (hpc + 1) / 2;
+    while (hpc > 1 && krn_cuda__chunk_smem(hd, hpc) > (size_t)optin) hpc = (hpc + 1) / 2;
     const size_t smem = krn_cuda__chunk_smem(hd, hpc);
-    if (smem > (size_t)krn_cuda__attn_optin || hd > 1024)
+    if (smem > (size_t)optin || hd > 1024)
         return sb_err_set(err, __func__, "head_dim %d needs %zu bytes of shared "
-                          "memory; the GPU allows %d", (int)hd, smem, krn_cuda__attn_optin);
+                          "memory; the GPU allows %d", (int)hd, smem, optin);
     const int32_t hsplit = (group + hpc - 1) / hpc;
     krn_cuda__chunk_p *cp = &k->cp;
     krn_cuda__shared_params(cp, a);
@@ -163,14 +159,16 @@ static int krn_cuda__plan_split(const krn_cuda_attn *a, krn_cuda__chunker *k, sb
 // The rows kernel's plan, when it applies and a->mode picks it (the file
 // header's rule): forced (2), or auto (0) for a step of at least
 // KRN_CUDA__ROWS_MIN_ROWS rows whose launches of gx chunks have at least a
-// block per multiprocessor. The split-KV kernel (3) never takes it.
-static bool krn_cuda__plan_rows(const krn_cuda_attn *a, int32_t gx, krn_cuda__chunker *k) {
+// block per multiprocessor (sms of them). The split-KV kernel (3) never
+// takes it.
+static bool krn_cuda__plan_rows(const krn_cuda_attn *a, int32_t gx, int sms,
+                                krn_cuda__chunker *k) {
     const int32_t hd = a->head_dim, group = a->n_head / a->n_head_kv;
     if (a->mode != 0 && a->mode != 2) return false;
     const int tile = krn_cuda__rows_tile(hd, group, a->n_rows);
     if (tile < 1) return false;
     const int64_t blocks = (int64_t)gx * a->n_head_kv * ((a->n_rows + tile - 1) / tile);
-    if (a->mode == 0 && (a->n_rows < KRN_CUDA__ROWS_MIN_ROWS || blocks < krn_cuda__attn_sms))
+    if (a->mode == 0 && (a->n_rows < KRN_CUDA__ROWS_MIN_ROWS || blocks < sms))
         return false;
     krn_cuda__rows_p *rp = &k->rp;
     krn_cuda__shared_params(rp, a);
@@ -188,7 +186,7 @@ static bool krn_cuda__plan_rows(const krn_cuda_attn *a, int32_t gx, krn_cuda__ch
 // Relative chunks c0 .. c0 + nb - 1 (chunk states nbatch apart; final_: the
 // outputs instead).
 static int krn_cuda__chunks(krn_cuda__chunker *k, int32_t c0, int32_t nb, int32_t nbatch,
-                            int final_, cudaStream_t s, sb_err *err) {
+                            int final_, krn_cuda_exec ex, sb_err *err) {
     const dim3 grid((unsigned)nb, k->gy, k->gz);
     auto batch = [&](auto *p) { // this launch's part of either kernel's parameters
         p->c0 = c0;
@@ -197,16 +195,16 @@ static int krn_cuda__chunks(krn_cuda__chunker *k, int32_t c0, int32_t nb, int32_
     };
     if (k->tile > 0) {
         batch(&k->rp);
-        return krn_cuda__attn_rows_launch(&k->rp, k->hd, grid, k->threads, k->smem, s, err);
+        return krn_cuda__attn_rows_launch(&k->rp, k->hd, grid, k->threads, k->smem, ex, err);
     }
     batch(&k->cp);
-    return krn_cuda__attn_chunk_launch(&k->cp, grid, k->threads, k->smem, s, err);
+    return krn_cuda__attn_chunk_launch(&k->cp, grid, k->threads, k->smem, ex, err);
 }
 
 // ---- the step ---------------------------------------------------------------------
 
-
-int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
+int krn_cuda_attention(const krn_cuda_attn *a, const krn_cuda_cfg *cfg, krn_cuda_exec ex,
+                       sb_err *err) {
     if (a->n_rows < 1 || a->n_rows > KRN_MAX_ROWS || a->head_dim < 2 ||
         a->n_head < 1 || a->n_head_kv < 1 || a->n_head % a->n_head_kv ||
         a->span.nc < 1 || a->span.c_lo < 0 || a->kv_slots < 1)
@@ -217,7 +215,7 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     const int32_t hd = a->head_dim, nc = a->span.nc;
     if (a->mode == 1 || (a->mode == 0 && nc == 1 && a->n_rows <= KRN_CUDA__REF_MAX_ROWS &&
                          krn_cuda__ref_smem(hd) <= (size_t)KRN_CUDA__REF_SMEM_MAX))
-        return krn_cuda__attention_ref(a, s, err);
+        return krn_cuda__attention_ref(a, ex, err);
     // Chunks a launch takes: every row's keys in one chunk (nc == 1) need
     // no merge; else batches of nbatch chunk states a (row, head), as many
     // as the scratch holds (at most 2048: the merge stages 4 floats per
@@ -233,9 +231,11 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     }
     krn_cuda__chunker ck = {};
     ck.hd = hd;
-    if (!krn_cuda__plan_rows(a, nbatch, &ck) && krn_cuda__plan_split(a, &ck, err)) return -1;
+    if (!krn_cuda__plan_rows(a, nbatch, cfg->sms, &ck) &&
+        krn_cuda__plan_split(a, cfg->attn_optin, &ck, err))
+        return -1;
     if (nc == 1) // every row's keys are one chunk: no merge
-        return krn_cuda__chunks(&ck, 0, 1, 1, 1, s, err);
+        return krn_cuda__chunks(&ck, 0, 1, 1, 1, ex, err);
     krn_cuda__merge_p mp;
     mp.pos = a->pos;
     mp.part = a->part;
@@ -250,9 +250,9 @@ int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
     for (int32_t c0 = 0; c0 < nc; c0 += nbatch) {
         mp.c0 = c0;
         const int32_t nb_here = nc - c0 < nbatch ? nc - c0 : nbatch;
-        if (krn_cuda__chunks(&ck, c0, nb_here, nbatch, 0, s, err)) return -1;
+        if (krn_cuda__chunks(&ck, c0, nb_here, nbatch, 0, ex, err)) return -1;
         if (krn_cuda__attn_merge_launch(&mp, dim3((unsigned)a->n_head, (unsigned)a->n_rows),
-                                        mthreads, 4 * sizeof(float) * (size_t)nbatch, s, err))
+                                        mthreads, 4 * sizeof(float) * (size_t)nbatch, ex, err))
             return -1;
     }
     return 0;

@@ -43,15 +43,15 @@ struct krn_cuda__merge_p {
     int32_t window, cbase;      // as krn_cuda__chunk_p's
 };
 
-// The shared memory the chunk kernel may opt in to (at most the GPU's
-// opt-in limit), set once per device.
+// Lets the chunk kernel take smem bytes of shared memory (at most the GPU's
+// opt-in limit): raises the kernel's limit, never lowers it.
 int krn_cuda__attn_chunk_setup(size_t smem, sb_err *err);
 // One launch of the chunk kernel (grid: chunks of the batch, KV heads x
 // hsplit, rows) and one of the merge (grid: heads, rows); -1 fills err.
 int krn_cuda__attn_chunk_launch(const krn_cuda__chunk_p *p, dim3 grid, unsigned threads,
-                                size_t smem, cudaStream_t s, sb_err *err);
+                                size_t smem, krn_cuda_exec ex, sb_err *err);
 int krn_cuda__attn_merge_launch(const krn_cuda__merge_p *p, dim3 grid, unsigned threads,
-                                size_t smem, cudaStream_t s, sb_err *err);
+                                size_t smem, krn_cuda_exec ex, sb_err *err);
 
 // ---- rows: split-KV's chunk states, a tile of rows a block (attn_rows.cu) --
 
@@ -93,7 +93,7 @@ static inline size_t krn_cuda__rows_smem(int32_t hd, int32_t tile, int32_t group
 
 // One launch of the rows kernel for head_dim hd (64 or 128); -1 fills err.
 int krn_cuda__attn_rows_launch(const krn_cuda__rows_p *p, int32_t hd, dim3 grid,
-                               unsigned threads, size_t smem, cudaStream_t s, sb_err *err);
+                               unsigned threads, size_t smem, krn_cuda_exec ex, sb_err *err);
 
 // ---- ref: the first kernel, one block a (row, head) (attn_ref.cu) -----------
 
@@ -108,7 +108,7 @@ static inline size_t krn_cuda__ref_smem(int32_t hd) {
 }
 
 // The whole step with the first kernel (no merge); -1 fills err.
-int krn_cuda__attention_ref(const krn_cuda_attn *a, cudaStream_t s, sb_err *err);
+int krn_cuda__attention_ref(const krn_cuda_attn *a, krn_cuda_exec ex, sb_err *err);
 
 // ---- staging keys and values (the split-KV and rows kernels) ----------------
 

@@ -74,7 +74,7 @@ __global__ void krn_cuda_attn_kernel(krn_cuda_attn a) {
         a.out[r * q_dim + (int64_t)h * hd + d] = fdiv(acc[d], L);
 }
 
-int krn_cuda__attention_ref(const krn_cuda_attn *a, cudaStream_t s, sb_err *err) {
+int krn_cuda__attention_ref(const krn_cuda_attn *a, krn_cuda_exec ex, sb_err *err) {
     const size_t smem = krn_cuda__ref_smem(a->head_dim);
     if (smem > (size_t)KRN_CUDA__REF_SMEM_MAX)
         return sb_err_set(err, __func__, "head_dim %d needs %zu bytes of shared "
@@ -82,6 +82,6 @@ int krn_cuda__attention_ref(const krn_cuda_attn *a, cudaStream_t s, sb_err *err)
                           (int)a->head_dim, smem);
     const dim3 grid((unsigned)a->n_rows, (unsigned)a->n_head);
     krn_cuda_launch(krn_cuda_attn_kernel, KRN_CUDA_PDL_ATTN, grid, KRN_CUDA__ATTN_THREADS, smem,
-                    s, *a);
+                    ex, *a);
     return KRN_CUDA_LAUNCHED("krn_cuda_attn_kernel", err);
 }

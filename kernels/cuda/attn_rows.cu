@@ -472,12 +472,12 @@ krn_cuda_attn_rows_kernel(const krn_cuda__rows_p a) {
 }
 
 int krn_cuda__attn_rows_launch(const krn_cuda__rows_p *p, int32_t hd, dim3 grid,
-                               unsigned threads, size_t smem, cudaStream_t s, sb_err *err) {
+                               unsigned threads, size_t smem, krn_cuda_exec ex, sb_err *err) {
     if (hd == 128)
-        krn_cuda_launch(krn_cuda_attn_rows_kernel<4>, KRN_CUDA_PDL_ATTN, grid, threads, smem, s,
+        krn_cuda_launch(krn_cuda_attn_rows_kernel<4>, KRN_CUDA_PDL_ATTN, grid, threads, smem, ex,
                         *p);
     else
-        krn_cuda_launch(krn_cuda_attn_rows_kernel<2>, KRN_CUDA_PDL_ATTN, grid, threads, smem, s,
+        krn_cuda_launch(krn_cuda_attn_rows_kernel<2>, KRN_CUDA_PDL_ATTN, grid, threads, smem, ex,
                         *p);
     return KRN_CUDA_LAUNCHED("krn_cuda_attn_rows_kernel", err);
 }

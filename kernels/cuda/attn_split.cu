@@ -310,20 +310,26 @@ __global__ void krn_cuda_attn_merge_kernel(const krn_cuda__merge_p a) {
 
 // ---- launchers ------------------------------------------------------------------
 
+// The limit is the kernel's, for every backend of the process: it is only
+// ever raised, so a backend created later for a smaller model cannot lower
+// it under an earlier one's launches.
 int krn_cuda__attn_chunk_setup(size_t smem, sb_err *err) {
+    cudaFuncAttributes fa;
+    if (KRN_CUDA_CHECK(cudaFuncGetAttributes(&fa, krn_cuda_attn_chunk_kernel), err)) return -1;
+    if ((size_t)fa.maxDynamicSharedSizeBytes >= smem) return 0;
     return KRN_CUDA_CHECK(cudaFuncSetAttribute(krn_cuda_attn_chunk_kernel,
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                (int)smem), err);
 }
 
 int krn_cuda__attn_chunk_launch(const krn_cuda__chunk_p *p, dim3 grid, unsigned threads,
-                                size_t smem, cudaStream_t s, sb_err *err) {
-    krn_cuda_launch(krn_cuda_attn_chunk_kernel, KRN_CUDA_PDL_ATTN, grid, threads, smem, s, *p);
+                                size_t smem, krn_cuda_exec ex, sb_err *err) {
+    krn_cuda_launch(krn_cuda_attn_chunk_kernel, KRN_CUDA_PDL_ATTN, grid, threads, smem, ex, *p);
     return KRN_CUDA_LAUNCHED("krn_cuda_attn_chunk_kernel", err);
 }
 
 int krn_cuda__attn_merge_launch(const krn_cuda__merge_p *p, dim3 grid, unsigned threads,
-                                size_t smem, cudaStream_t s, sb_err *err) {
-    krn_cuda_launch(krn_cuda_attn_merge_kernel, KRN_CUDA_PDL_ATTN, grid, threads, smem, s, *p);
+                                size_t smem, krn_cuda_exec ex, sb_err *err) {
+    krn_cuda_launch(krn_cuda_attn_merge_kernel, KRN_CUDA_PDL_ATTN, grid, threads, smem, ex, *p);
     return KRN_CUDA_LAUNCHED("krn_cuda_attn_merge_kernel", err);
 }

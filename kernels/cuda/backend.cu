@@ -106,7 +106,7 @@ static int krn_cuda__apply_choices(krn_cuda *c, const krn_options *opt, sb_err *
     static const int32_t lo[KRN_CUDA__N_CHOICES] = {0, 0, 0, 0};
     static const int32_t hi[KRN_CUDA__N_CHOICES] = {1, 3, 1, KRN_CUDA_PDL_ALL};
     const int32_t value[KRN_CUDA__N_CHOICES] = {c->cfg.mm_split, c->cfg.attn, c->cfg.graphs,
-                                                krn_cuda_pdl_mask};
+                                                c->cfg.pdl_mask};
     for (int i = 0; i < KRN_CUDA__N_CHOICES; i++) {
         snprintf(c->choices[i].name, sizeof c->choices[i].name, "%s", names[i]);
         c->choices[i].value = value[i];
@@ -120,7 +120,7 @@ static int krn_cuda__apply_choices(krn_cuda *c, const krn_options *opt, sb_err *
     if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
                                               c->device), err))
         return -1;
-    krn_cuda_pdl_mask = major >= 9 ? c->choices[3].value : 0;
+    c->cfg.pdl_mask = major >= 9 ? c->choices[3].value : 0;
     return 0;
 }
 
@@ -533,9 +533,10 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
                 }
         }
     }
-    if (krn_cuda_launch_setup(device, err) || krn_cuda_matmul_setup(&c->cfg, device, err) ||
-        krn_cuda__apply_choices(c, opt, err) ||
-        krn_cuda_attention_setup(model->head_dim, model->n_head / model->n_head_kv, err) ||
+    if (krn_cuda_launch_setup(device, &c->cfg.pdl_mask, err) ||
+        krn_cuda_matmul_setup(&c->cfg, device, err) || krn_cuda__apply_choices(c, opt, err) ||
+        krn_cuda_attention_setup(&c->cfg, model->head_dim, model->n_head / model->n_head_kv,
+                                 err) ||
         KRN_CUDA_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), err) ||
         krn_cuda__alloc_all(c, model, opt->kv_capacity, err) ||
         krn_cuda__upload_rope(c, model, opt->kv_capacity, err) ||

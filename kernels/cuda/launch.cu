@@ -13,15 +13,13 @@ int krn_cuda_check(cudaError_t rc, const char *what, const char *where,
                       cudaGetErrorString(rc), cudaGetErrorName(rc));
 }
 
-int krn_cuda_pdl_mask = 0;
-
-int krn_cuda_launch_setup(int device, sb_err *err) {
+int krn_cuda_launch_setup(int device, int *pdl_mask, sb_err *err) {
     int major = 0;
     if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
                                               device), err))
         return -1;
     const char *e = getenv("SB_CUDA_PDL");
-    if (major < 9) krn_cuda_pdl_mask = 0;
-    else krn_cuda_pdl_mask = e && *e ? atoi(e) & KRN_CUDA_PDL_ALL : KRN_CUDA_PDL_DEFAULT;
+    if (major < 9) *pdl_mask = 0;
+    else *pdl_mask = e && *e ? atoi(e) & KRN_CUDA_PDL_ALL : KRN_CUDA_PDL_DEFAULT;
     return 0;
 }

@@ -344,10 +344,8 @@ krn_cuda_mmq_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
 
 // ---- launcher ------------------------------------------------------------------
 
-static int krn_cuda__mmq_stages = 3; // krn_cuda_mmq_setup: 3, or 2 where 3 do not fit
-
 template <int T, int NT, int WR, int NST>
-static int krn_cuda__mmq_go(krn_cuda_mmq_params &p, int n_groups_total, int sms, cudaStream_t s,
+static int krn_cuda__mmq_go(krn_cuda_mmq_params &p, int n_groups_total, int sms, krn_cuda_exec ex,
                             sb_err *err) {
     using G_ = krn_cuda__mmq_geom<T, NT, WR, NST>;
     const int n_rt = (p.n_rows + G_::ROWS - 1) / G_::ROWS;
@@ -363,37 +361,41 @@ static int krn_cuda__mmq_go(krn_cuda_mmq_params &p, int n_groups_total, int sms,
     // early (common.cuh's PDL kinds); larger ones measured slower so.
     const int kind = p.n_rows <= 16 ? KRN_CUDA_PDL_GEMV : KRN_CUDA_PDL_MMA;
     krn_cuda_launch(krn_cuda_mmq_kernel<T, NT, WR, NST>, kind, grid,
-                    32 * KRN_CUDA__MMQ_WARPS, (size_t)G_::SMEM, s, p);
+                    32 * KRN_CUDA__MMQ_WARPS, (size_t)G_::SMEM, ex, p);
     return KRN_CUDA_LAUNCHED("krn_cuda_mmq_kernel", err);
 }
 
-// Output groups of each matrix (WO tiles of 16 a group), then the launch.
+// Output groups of each matrix (WO tiles of 16 a group), then the launch
+// of the kernel with `stages` stages (krn_cuda_mmq_setup's: 3 or 2).
 template <int T, int NT, int WR>
-static int krn_cuda__mmq_shape(krn_cuda_mmq_params &p, int sms, cudaStream_t s, sb_err *err) {
+static int krn_cuda__mmq_shape(krn_cuda_mmq_params &p, int sms, int stages, krn_cuda_exec ex,
+                               sb_err *err) {
     constexpr int WO = KRN_CUDA__MMQ_WARPS / WR;
     int groups = 0;
     for (int i = 0; i < p.n_out; i++) {
         p.out[i].grp0 = groups;
         groups += (int)((p.out[i].tiles + WO - 1) / WO);
     }
-    return krn_cuda__mmq_stages == 3 ? krn_cuda__mmq_go<T, NT, WR, 3>(p, groups, sms, s, err)
-                                     : krn_cuda__mmq_go<T, NT, WR, 2>(p, groups, sms, s, err);
+    return stages == 3 ? krn_cuda__mmq_go<T, NT, WR, 3>(p, groups, sms, ex, err)
+                       : krn_cuda__mmq_go<T, NT, WR, 2>(p, groups, sms, ex, err);
 }
 
 // Rows per warp (8 NT) and row warps (WR) by the row count.
 template <int T>
-static int krn_cuda__mmq_rows(krn_cuda_mmq_params &p, int sms, cudaStream_t s, sb_err *err) {
-    if (p.n_rows <= 8) return krn_cuda__mmq_shape<T, 1, 1>(p, sms, s, err);
-    if (p.n_rows <= 16) return krn_cuda__mmq_shape<T, 2, 1>(p, sms, s, err);
-    if (p.n_rows <= 32) return krn_cuda__mmq_shape<T, 4, 1>(p, sms, s, err);
-    return krn_cuda__mmq_shape<T, 4, 2>(p, sms, s, err);
+static int krn_cuda__mmq_rows(krn_cuda_mmq_params &p, int sms, int stages, krn_cuda_exec ex,
+                              sb_err *err) {
+    if (p.n_rows <= 8) return krn_cuda__mmq_shape<T, 1, 1>(p, sms, stages, ex, err);
+    if (p.n_rows <= 16) return krn_cuda__mmq_shape<T, 2, 1>(p, sms, stages, ex, err);
+    if (p.n_rows <= 32) return krn_cuda__mmq_shape<T, 4, 1>(p, sms, stages, ex, err);
+    return krn_cuda__mmq_shape<T, 4, 2>(p, sms, stages, ex, err);
 }
 
-int krn_cuda_mmq(krn_cuda_mmq_params *p, krn_type type, int sms, cudaStream_t s, sb_err *err) {
+int krn_cuda_mmq(krn_cuda_mmq_params *p, krn_type type, int sms, int stages, krn_cuda_exec ex,
+                 sb_err *err) {
     switch (type) {
-    case KRN_Q4_K: return krn_cuda__mmq_rows<KRN_Q4_K>(*p, sms, s, err);
-    case KRN_Q5_K: return krn_cuda__mmq_rows<KRN_Q5_K>(*p, sms, s, err);
-    case KRN_Q6_K: return krn_cuda__mmq_rows<KRN_Q6_K>(*p, sms, s, err);
+    case KRN_Q4_K: return krn_cuda__mmq_rows<KRN_Q4_K>(*p, sms, stages, ex, err);
+    case KRN_Q5_K: return krn_cuda__mmq_rows<KRN_Q5_K>(*p, sms, stages, ex, err);
+    case KRN_Q6_K: return krn_cuda__mmq_rows<KRN_Q6_K>(*p, sms, stages, ex, err);
     default:
         return sb_err_set(err, __func__, "type %s has no tensor-core matmul",
                           krn_type_name((uint32_t)type));
@@ -427,17 +429,17 @@ template <int NST> static size_t krn_cuda__mmq_smem_max() {
     return m;
 }
 
-int krn_cuda_mmq_setup(int device, sb_err *err) {
+int krn_cuda_mmq_setup(int device, int *stages, sb_err *err) {
     int optin = 0;
     if (KRN_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
                                               device), err))
         return -1;
-    if ((size_t)optin >= krn_cuda__mmq_smem_max<3>()) krn_cuda__mmq_stages = 3;
-    else if ((size_t)optin >= krn_cuda__mmq_smem_max<2>()) krn_cuda__mmq_stages = 2;
+    if ((size_t)optin >= krn_cuda__mmq_smem_max<3>()) *stages = 3;
+    else if ((size_t)optin >= krn_cuda__mmq_smem_max<2>()) *stages = 2;
     else
         return sb_err_set(err, __func__, "the GPU allows %d bytes of shared memory a block; "
                           "the K-quant matmul needs %zu", optin, krn_cuda__mmq_smem_max<2>());
-    if (krn_cuda__mmq_stages == 3)
+    if (*stages == 3)
         return krn_cuda__mmq_attr<KRN_Q4_K, 3>(err) || krn_cuda__mmq_attr<KRN_Q5_K, 3>(err) ||
                        krn_cuda__mmq_attr<KRN_Q6_K, 3>(err)
                    ? -1
