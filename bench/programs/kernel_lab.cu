@@ -143,6 +143,7 @@ typedef struct lab_opts {
     int rows, layer, reps, launches;
     int32_t depth;
     bool all, direct, plan;
+    krn_tuning tuning; // the kernel switches, read once in main (SB_CUDA_*)
 } lab_opts;
 
 // One timed launch kind: what it runs, what it must move, what it rotates
@@ -207,6 +208,12 @@ static int lab_host_tensors(const krn_model *m, int il, lab_matrix matrix,
 // ---- the backend's launchers (the only calls into kernels/cuda's internals) --
 
 static cudaStream_t lab_stream(const krn_cuda *c) { return c->stream; }
+
+// The launchers' stream and launch-overlap mask, as forward.cu passes them.
+static krn_cuda_exec lab_exec(const krn_cuda *c) {
+    const krn_cuda_exec ex = {c->stream, c->cfg.pdl_mask};
+    return ex;
+}
 
 // A matmul call as forward.cu makes it: the matrices of `matrix` in layer
 // il, their input rows, biases and outputs.
@@ -322,7 +329,7 @@ static int lab_launch(const lab_rig *r, const lab_case *k, int i, sb_err *err) {
     const krn_cuda *c = r->c;
     const krn_model *m = r->m;
     const int n = k->rows, il = lab_layer_of(r, k, i);
-    const cudaStream_t s = lab_stream(c);
+    const krn_cuda_exec s = lab_exec(c);
     const int64_t slab = (int64_t)il * c->base.kv_slots * c->kv_dim;
     switch (k->kind) {
     case LAB_MATMUL:
@@ -360,7 +367,7 @@ static int lab_launch(const lab_rig *r, const lab_case *k, int i, sb_err *err) {
         a.window = m->window, a.kv_slots = c->base.kv_slots;
         a.part = c->attn_part, a.run = c->attn_run, a.slots = c->attn_slots;
         a.mode = c->cfg.attn;
-        return krn_cuda_attention(&a, s, err);
+        return krn_cuda_attention(&a, &c->cfg, s, err);
     }
     default:
         return sb_err_set(err, __func__, "no launcher for kernel %d", (int)k->kind);
@@ -369,7 +376,7 @@ static int lab_launch(const lab_rig *r, const lab_case *k, int i, sb_err *err) {
 
 // A matmul's input as the step leaves it: the rows quantized both ways.
 static int lab_quantize_input(const lab_rig *r, const lab_group *g, int rows, sb_err *err) {
-    return krn_cuda_quantize(g->x, g->mat[0]->ne0, rows, &r->c->xq, lab_stream(r->c), err);
+    return krn_cuda_quantize(g->x, g->mat[0]->ne0, rows, &r->c->xq, lab_exec(r->c), err);
 }
 
 // The backend's scratch rows (floats) and KV cache (fp16), to be filled
@@ -415,7 +422,7 @@ static void lab_print_choices(const krn_cuda *c, FILE *out) {
             c->cfg.mm_split ? "on" : "off",
             c->cfg.attn == 1 ? "ref" : c->cfg.attn == 2 ? "rows" : c->cfg.attn == 3 ? "split"
                                                                                    : "auto",
-            krn_cuda_pdl_mask, c->cfg.mmvq_warps);
+            c->cfg.pdl_mask, c->cfg.mmvq_warps);
 }
 
 // ---- the floor: the lab's copy kernel -----------------------------------------
@@ -776,6 +783,7 @@ static int lab_rig_create(lab_rig *r, const eng_model *em, const lab_opts *o, sb
     ko.kv_capacity = o->depth + KRN_MAX_ROWS;
     ko.choices = &no_graphs;
     ko.n_choices = 1;
+    ko.tuning = o->tuning;
     sb_err made = {0};
     r->b = krn_cuda_create(r->m, &ko, &made);
     if (!r->b)
@@ -1129,6 +1137,10 @@ int main(int argc, char **argv) {
     memset(&err, 0, sizeof err);
     if (lab_parse(argc, argv, &o, &err)) {
         fprintf(stderr, "kernel_lab: %s\n%s", err.msg, lab_usage);
+        return 2;
+    }
+    if (krn_tuning_from_env(&o.tuning, getenv, &err)) {
+        fprintf(stderr, "kernel_lab: %s\n", err.msg);
         return 2;
     }
     eng_model *m = eng_model_load(o.model, &err);

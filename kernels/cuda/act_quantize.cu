@@ -43,11 +43,11 @@ int krn_cuda_check_act_rows(const char *fn, int64_t n, int n_rows, const krn_cud
 }
 
 int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_acts *xq,
-                      cudaStream_t s, sb_err *err) {
+                      krn_cuda_exec ex, sb_err *err) {
     if (krn_cuda_check_act_rows(__func__, n, n_rows, xq, err)) return -1;
     const int64_t units = (n + 255) / 256;
     const dim3 grid((unsigned)n_rows, (unsigned)((units + KRN_CUDA__QWARPS - 1) / KRN_CUDA__QWARPS));
     krn_cuda_launch(krn_cuda_quantize_kernel, KRN_CUDA_PDL_OTHER, grid, 32 * KRN_CUDA__QWARPS, 0,
-                    s, x, n, *xq);
+                    ex, x, n, *xq);
     return KRN_CUDA_LAUNCHED("krn_cuda_quantize_kernel", err);
 }

@@ -130,7 +130,7 @@ static int krn_cuda__apply_choices(krn_cuda *c, const krn_options *opt, sb_err *
     c->cfg.mm_split = c->choices[0].value;
     c->cfg.attn = c->choices[1].value;
     c->cfg.graphs = c->choices[2].value && !c->prof; // profiling needs direct launches
-    krn_cuda_pdl_mask = major >= 9 ? c->choices[3].value : 0;
+    c->cfg.pdl_mask = major >= 9 ? c->choices[3].value : 0;
     return 0;
 }
 
@@ -534,10 +534,11 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
                 break;
             }
     }
-    if (krn_cuda_launch_setup(device, err) ||
+    if (krn_cuda_launch_setup(device, &c->cfg.pdl_mask, err) ||
         krn_cuda_matmul_setup(&c->cfg, &opt->tuning, device, err) ||
         krn_cuda__apply_choices(c, opt, err) ||
-        krn_cuda_attention_setup(model->head_dim, model->n_head / model->n_head_kv, err) ||
+        krn_cuda_attention_setup(&c->cfg, model->head_dim, model->n_head / model->n_head_kv,
+                                 err) ||
         KRN_CUDA_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), err) ||
         krn_cuda__alloc_all(c, model, opt->kv_capacity, err) ||
         krn_cuda__upload_rope(c, model, opt->kv_capacity, err) ||

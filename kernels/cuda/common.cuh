@@ -167,7 +167,7 @@ static __device__ __forceinline__ uint16_t float_to_half(float f) {
 // launch_dependents lets the next kernel be scheduled as this one's blocks
 // retire. Only the order of launches is relaxed; each kernel still reads
 // exactly what it read before, so no bit can change. Without the attribute
-// (older GPUs, SB_CUDA_PDL=0) both instructions are no-ops.
+// (older GPUs, a zero mask) both instructions are no-ops.
 static __device__ __forceinline__ void grid_dep_sync() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
@@ -175,30 +175,40 @@ static __device__ __forceinline__ void grid_dep_sync() {
 #endif
 }
 
-// The kinds of kernel that may start early, as bits of krn_cuda_pdl_mask (set
-// by krn_cuda_launch_setup: 0 below compute capability 9, else
-// SB_CUDA_PDL's value, by default KRN_CUDA_PDL_DEFAULT).
+// The kinds of kernel that may start early, as bits of krn_cuda_exec's
+// pdl_mask (a backend's krn_cuda_cfg.pdl_mask, set by krn_cuda_launch_setup:
+// 0 below compute capability 9, else krn_tuning.launch_overlap's mask
+// (SB_CUDA_PDL), by default KRN_CUDA_PDL_DEFAULT).
 // The default is what measured fastest on the H200 (bench/RESULTS.md,
 // eighth pass): early starts for the small kernels and the GEMV-like
 // matmuls, whose first weight stages are copied before grid_dep_sync;
 // attention and the tensor-core matmul ran slower starting early.
 enum {
     KRN_CUDA_PDL_GEMV = 1,  // gemv, ref and float-weight matmuls (matmul.cu)
-    KRN_CUDA_PDL_ATTN = 2,  // attention and its merge (attention.cu)
+    KRN_CUDA_PDL_ATTN = 2,  // attention and its merge (attn_*.cu)
     KRN_CUDA_PDL_OTHER = 4, // norms, RoPE, quantization, SwiGLU, embedding
     KRN_CUDA_PDL_MMA = 8,   // the tensor-core matmul (matmul.cu)
     KRN_CUDA_PDL_ALL = 15,
     KRN_CUDA_PDL_DEFAULT = KRN_CUDA_PDL_GEMV | KRN_CUDA_PDL_OTHER,
 };
-extern int krn_cuda_pdl_mask;
 
-int krn_cuda_launch_setup(int device, sb_err *err);
+// Where a launcher launches: the backend's stream, and which kinds of
+// kernel may start early there. Each backend fills its own from its
+// configuration (forward.cu), so two backends of one process with
+// different settings never share one; every launcher takes it by value.
+typedef struct krn_cuda_exec {
+    cudaStream_t stream;
+    int pdl_mask;           // KRN_CUDA_PDL_* bits; 0: every kernel waits
+} krn_cuda_exec;
 
-// kernel<<<grid, block, smem, s>>>(args...), with the overlap above when
-// krn_cuda_pdl_mask has the kernel's kind. Check with KRN_CUDA_LAUNCHED.
+// *pdl_mask = the kinds that may start early on `device`.
+int krn_cuda_launch_setup(int device, int *pdl_mask, sb_err *err);
+
+// kernel<<<grid, block, smem, ex.stream>>>(args...), with the overlap above
+// when ex.pdl_mask has the kernel's kind. Check with KRN_CUDA_LAUNCHED.
 template <typename... P, typename... A>
 static void krn_cuda_launch(void (*kernel)(P...), int kind, dim3 grid, dim3 block, size_t smem,
-                            cudaStream_t s, A... args) {
+                            krn_cuda_exec ex, A... args) {
     cudaLaunchAttribute attr;
     attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr.val.programmaticStreamSerializationAllowed = 1;
@@ -206,9 +216,9 @@ static void krn_cuda_launch(void (*kernel)(P...), int kind, dim3 grid, dim3 bloc
     cfg.gridDim = grid;
     cfg.blockDim = block;
     cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
+    cfg.stream = ex.stream;
     cfg.attrs = &attr;
-    cfg.numAttrs = (krn_cuda_pdl_mask & kind) ? 1 : 0;
+    cfg.numAttrs = (ex.pdl_mask & kind) ? 1 : 0;
     (void)cudaLaunchKernelEx(&cfg, kernel, args...);
 }
 

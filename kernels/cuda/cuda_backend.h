@@ -94,6 +94,15 @@ typedef struct krn_cuda_cfg {
     int64_t mm_count_cap;
     int attn;          // 0 auto (rows or split), 1 ref, 2 rows, 3 split
     int graphs;        // 1: CUDA graphs (forward.cu)
+    // What the launchers need of the device and of the choices above, set
+    // at create; each backend has its own (none is a file-scope variable,
+    // so backends of one process with different settings never mix them):
+    int pdl_mask;      // kinds of kernel that may start early (common.cuh's
+                       // KRN_CUDA_PDL_*: krn_cuda_launch_setup's default,
+                       // then krn_tuning.launch_overlap and the choices)
+    int attn_optin;    // shared memory a block may opt in to (krn_cuda_attention_setup)
+    int mmq_stages;    // mmq.cu's pipeline stages: 3, or 2 where the GPU's
+                       // shared memory holds no more (krn_cuda_mmq_setup)
 } krn_cuda_cfg;
 
 // The choices above as krn_choices lists them (kernels.h), in this order.
@@ -161,19 +170,21 @@ typedef struct krn_cuda {
 } krn_cuda;
 
 // ---- launchers (each checks its shapes and the launch; -1 fills err) ------
+// Each launches on ex: the backend's stream and PDL mask (common.cuh's
+// krn_cuda_exec, from the backend's cfg: forward.cu's krn_cuda__exec).
 
 // embed.cu: x[r] = dequantized row tokens[r] of tok.
 int krn_cuda_embed(const krn_cuda_mat *tok, const int32_t *tokens, int n_rows,
-                   float *x, cudaStream_t s, sb_err *err);
+                   float *x, krn_cuda_exec ex, sb_err *err);
 
 // rmsnorm.cu: y[r] = rmsnorm(x[r]) * w, and its quantization into xq.
 int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
                            int64_t n, int n_rows, float *y, const krn_cuda_acts *xq,
-                           cudaStream_t s, sb_err *err);
+                           krn_cuda_exec ex, sb_err *err);
 
 // act_quantize.cu: xq[r] = krn_quantize_act(x[r]) for rows of n floats.
 int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_acts *xq,
-                      cudaStream_t s, sb_err *err);
+                      krn_cuda_exec ex, sb_err *err);
 // The shape check of every launch that quantizes rows into xq: 1..KRN_MAX_ROWS
 // rows of n floats, n a positive multiple of 32 that xq's rows hold; else
 // an error in fn's name.
@@ -198,9 +209,9 @@ typedef struct krn_cuda_mm {
 // of one quantized type and input width share a launch. Each output is the
 // same bits as its own krn_cuda_matmul would give.
 int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
-                    cudaStream_t s, sb_err *err);
+                    krn_cuda_exec ex, sb_err *err);
 // mm_float.cu: one float-weight matrix (matmul.cu dispatches to it).
-int krn_cuda_matmul_f(const krn_cuda_mm *mm, cudaStream_t s, sb_err *err);
+int krn_cuda_matmul_f(const krn_cuda_mm *mm, krn_cuda_exec ex, sb_err *err);
 
 // matmul.cu: cfg's matmul fields from the tuning t (checked) and the
 // device, and the shared-memory limits the tensor-core kernels need, set
@@ -228,7 +239,7 @@ typedef struct krn_cuda_rope_kv {
     int32_t kv_slots;
 } krn_cuda_rope_kv;
 
-int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, cudaStream_t s, sb_err *err);
+int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, krn_cuda_exec ex, sb_err *err);
 
 // attention.cu: att[r, head] = attention of q[r, head] over positions
 // max(0, pos[r] - window + 1) .. pos[r] of the layer's cache (position t in
@@ -247,15 +258,17 @@ typedef struct krn_cuda_attn {
     int mode;                   // krn_cuda_cfg.attn
 } krn_cuda_attn;
 
-int krn_cuda_attention(const krn_cuda_attn *a, cudaStream_t s, sb_err *err);
-// attention.cu: shared-memory limits of the split-KV kernel for head_dim,
-// set once at create time.
-int krn_cuda_attention_setup(int32_t head_dim, int32_t group, sb_err *err);
+// cfg gives the GPU's limits (sms, attn_optin); a->mode picks the kernel.
+int krn_cuda_attention(const krn_cuda_attn *a, const krn_cuda_cfg *cfg, krn_cuda_exec ex,
+                       sb_err *err);
+// attention.cu: cfg->attn_optin, and the shared-memory limit of the
+// split-KV kernel for head_dim, set once at create time.
+int krn_cuda_attention_setup(krn_cuda_cfg *cfg, int32_t head_dim, int32_t group, sb_err *err);
 
 // ffn.cu: g = silu(g) * u over n_rows rows of n elements, and
 // xq[r] = krn_quantize_act(g[r]).
 int krn_cuda_swiglu_quant(float *g, const float *u, int64_t n, int n_rows,
-                          const krn_cuda_acts *xq, cudaStream_t s, sb_err *err);
+                          const krn_cuda_acts *xq, krn_cuda_exec ex, sb_err *err);
 
 // forward.cu: the step (called with a batch krn_forward checked).
 int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err);

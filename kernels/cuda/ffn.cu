@@ -36,12 +36,12 @@ __global__ void krn_cuda_swiglu_kernel(float *g, const float *u, int64_t n, krn_
 }
 
 int krn_cuda_swiglu_quant(float *g, const float *u, int64_t n, int n_rows,
-                          const krn_cuda_acts *xq, cudaStream_t s, sb_err *err) {
+                          const krn_cuda_acts *xq, krn_cuda_exec ex, sb_err *err) {
     if (krn_cuda_check_act_rows(__func__, n, n_rows, xq, err)) return -1;
     const int64_t units = (n + 255) / 256;
     const dim3 grid((unsigned)n_rows,
                     (unsigned)((units + KRN_CUDA__SWIGLU_WARPS - 1) / KRN_CUDA__SWIGLU_WARPS));
     krn_cuda_launch(krn_cuda_swiglu_kernel, KRN_CUDA_PDL_OTHER, grid, 32 * KRN_CUDA__SWIGLU_WARPS,
-                    0, s, g, u, n, *xq);
+                    0, ex, g, u, n, *xq);
     return KRN_CUDA_LAUNCHED("krn_cuda_swiglu_kernel", err);
 }

@@ -26,7 +26,7 @@
 #include "cuda_backend.h"
 
 
-// ---- SB_CUDA_PROFILE=1: time per stage ----------------------------------------
+// ---- krn_tuning.profile (SB_CUDA_PROFILE=1): time per stage --------------------
 //
 // An event after every stage of the step; after the step's synchronisation
 // the time between consecutive events is added to that stage's total for
@@ -83,6 +83,13 @@ void krn_cuda_prof_print(const krn_cuda *c) {
     }
 }
 
+// Where this backend's launches go: its stream, and the kernels its
+// configuration lets start early (common.cuh).
+static krn_cuda_exec krn_cuda__exec(const krn_cuda *c) {
+    const krn_cuda_exec ex = {c->stream, c->cfg.pdl_mask};
+    return ex;
+}
+
 // One matmul reading x (float rows) / c->xq (their quantization in the
 // groups w's type reads: kernels.h §2).
 static krn_cuda_mm krn_cuda__mm(const krn_cuda *c, int n, const krn_cuda_mat *w,
@@ -97,6 +104,7 @@ static krn_cuda_mm krn_cuda__mm(const krn_cuda *c, int n, const krn_cuda_mat *w,
 static int krn_cuda__attention_block(const krn_cuda *c, int n, int32_t il,
                                      krn_cuda_span span, sb_err *err) {
     const krn_model *m = c->base.model;
+    const krn_cuda_exec ex = krn_cuda__exec(c);
     const krn_cuda_layer *l = &c->layers[il];
     const int64_t slab = (int64_t)il * c->base.kv_slots * c->kv_dim;
     const krn_cuda_rope_kv rk = {c->q, c->k, c->v, c->rope_cos, c->rope_sin,
@@ -114,38 +122,39 @@ static int krn_cuda__attention_block(const krn_cuda *c, int n, int32_t il,
         krn_cuda__mm(c, n, &l->wv, c->h, l->bv, false, c->v, c->kv_dim)};
     const krn_cuda_mm o = krn_cuda__mm(c, n, &l->wo, c->att, NULL, true, c->x, c->n_embd);
     if (krn_cuda_rmsnorm_quant(c->x, l->attn_norm, m->rms_eps, c->n_embd, n,
-                               c->h, &c->xq, c->stream, err))
+                               c->h, &c->xq, ex, err))
         return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_NORM);
-    if (krn_cuda_matmul(qkv, 3, &c->cfg, c->stream, err)) return -1;
+    if (krn_cuda_matmul(qkv, 3, &c->cfg, ex, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_QKV);
-    if (krn_cuda_rope_kv_write(&rk, c->stream, err)) return -1;
+    if (krn_cuda_rope_kv_write(&rk, ex, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_ROPE);
-    if (krn_cuda_attention(&at, c->stream, err)) return -1;
+    if (krn_cuda_attention(&at, &c->cfg, ex, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_ATTN);
-    if (krn_cuda_quantize(c->att, c->q_dim, n, &c->xq, c->stream, err)) return -1;
+    if (krn_cuda_quantize(c->att, c->q_dim, n, &c->xq, ex, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_ATTQ);
-    if (krn_cuda_matmul(&o, 1, &c->cfg, c->stream, err)) return -1;
+    if (krn_cuda_matmul(&o, 1, &c->cfg, ex, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_O);
     return 0;
 }
 
 static int krn_cuda__ffn_block(const krn_cuda *c, int n, int32_t il, sb_err *err) {
     const krn_model *m = c->base.model;
+    const krn_cuda_exec ex = krn_cuda__exec(c);
     const krn_cuda_layer *l = &c->layers[il];
     const krn_cuda_mm gu[2] = {
         krn_cuda__mm(c, n, &l->w_gate, c->h, NULL, false, c->g, c->n_ff),
         krn_cuda__mm(c, n, &l->w_up, c->h, NULL, false, c->u, c->n_ff)};
     const krn_cuda_mm down = krn_cuda__mm(c, n, &l->w_down, c->g, NULL, true, c->x, c->n_embd);
     if (krn_cuda_rmsnorm_quant(c->x, l->ffn_norm, m->rms_eps, c->n_embd, n,
-                               c->h, &c->xq, c->stream, err))
+                               c->h, &c->xq, ex, err))
         return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_NORM);
-    if (krn_cuda_matmul(gu, 2, &c->cfg, c->stream, err)) return -1;
+    if (krn_cuda_matmul(gu, 2, &c->cfg, ex, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_GATEUP);
-    if (krn_cuda_swiglu_quant(c->g, c->u, c->n_ff, n, &c->xq, c->stream, err)) return -1;
+    if (krn_cuda_swiglu_quant(c->g, c->u, c->n_ff, n, &c->xq, ex, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_SWIGLU);
-    if (krn_cuda_matmul(&down, 1, &c->cfg, c->stream, err)) return -1;
+    if (krn_cuda_matmul(&down, 1, &c->cfg, ex, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_DOWN);
     return 0;
 }
@@ -156,7 +165,8 @@ static int krn_cuda__ffn_block(const krn_cuda *c, int n, int32_t il, sb_err *err
 static int krn_cuda__enqueue(const krn_cuda *c, int n, krn_cuda_span span, bool head,
                              sb_err *err) {
     const krn_model *m = c->base.model;
-    if (krn_cuda_embed(&c->tok_embd, c->tokens, n, c->x, c->stream, err)) return -1;
+    const krn_cuda_exec ex = krn_cuda__exec(c);
+    if (krn_cuda_embed(&c->tok_embd, c->tokens, n, c->x, ex, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_EMBED);
     for (int32_t il = 0; il < m->n_layer; il++)
         if (krn_cuda__attention_block(c, n, il, span, err) ||
@@ -164,17 +174,17 @@ static int krn_cuda__enqueue(const krn_cuda *c, int n, krn_cuda_span span, bool 
             return -1;
     if (!head) return 0;
     if (krn_cuda_rmsnorm_quant(c->x, c->output_norm, m->rms_eps, c->n_embd, n,
-                               c->h, &c->xq, c->stream, err))
+                               c->h, &c->xq, ex, err))
         return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_NORM);
     const krn_cuda_mm out = krn_cuda__mm(c, n, &c->output, c->h, NULL, false, c->logits,
                                          m->n_vocab);
-    if (krn_cuda_matmul(&out, 1, &c->cfg, c->stream, err)) return -1;
+    if (krn_cuda_matmul(&out, 1, &c->cfg, ex, err)) return -1;
     krn_cuda__mark(c, KRN_CUDA__ST_HEAD);
     return 0;
 }
 
-// CUDA graphs (on unless SB_CUDA_GRAPHS=0): the step's launches are
+// CUDA graphs (on unless krn_tuning.no_graphs, SB_CUDA_GRAPHS=0): the step's launches are
 // captured once per row bucket (all of them at create, krn_cuda_warm_up)
 // and replayed; re-captured (and the executable graph updated in place)
 // when the number of attention chunks changes, once per 64 positions — the

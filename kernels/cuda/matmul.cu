@@ -41,7 +41,7 @@ static int krn_cuda__mm_check(const krn_cuda_mm *mm, sb_err *err) {
 
 // The quantized matmuls mm[0..n-1] (one type and input) as one launch.
 static int krn_cuda__matmul_q(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
-                              cudaStream_t s, sb_err *err) {
+                              krn_cuda_exec ex, sb_err *err) {
     const krn_type type = mm[0].w->type;
     const bool kquant = krn_type_is_kquant(type);
     krn_cuda_mmq_params p;
@@ -71,13 +71,13 @@ static int krn_cuda__matmul_q(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *
     p.part = cfg->mm_part, p.part_cap = cfg->mm_part_cap;
     p.count = cfg->mm_count, p.count_cap = cfg->mm_count_cap;
     if (kquant && p.n_rows <= cfg->mmvq_rows)
-        return krn_cuda_mmvq(&p, type, cfg->sms, cfg->mmvq_warps, s, err);
-    if (kquant) return krn_cuda_mmq(&p, type, cfg->sms, s, err);
-    return krn_cuda_mm_block32(&p, type, s, err);
+        return krn_cuda_mmvq(&p, type, cfg->sms, cfg->mmvq_warps, ex, err);
+    if (kquant) return krn_cuda_mmq(&p, type, cfg->sms, cfg->mmq_stages, ex, err);
+    return krn_cuda_mm_block32(&p, type, ex, err);
 }
 
 int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
-                    cudaStream_t s, sb_err *err) {
+                    krn_cuda_exec ex, sb_err *err) {
     if (n < 1 || n > KRN_CUDA_MMQ_MAX_OUT)
         return sb_err_set(err, __func__, "%d matrices; expected 1..%d", n,
                           KRN_CUDA_MMQ_MAX_OUT);
@@ -86,7 +86,7 @@ int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
     for (int i = 0; i < n;) {
         const krn_cuda_mat *w = mm[i].w;
         if (!krn_type_is_quantized(w->type)) {
-            if (krn_cuda_matmul_f(&mm[i], s, err)) return -1;
+            if (krn_cuda_matmul_f(&mm[i], ex, err)) return -1;
             i++;
             continue;
         }
@@ -94,7 +94,7 @@ int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
         while (k < n && mm[k].w->type == w->type && mm[k].w->ne0 == w->ne0 &&
                mm[k].xq == mm[i].xq && mm[k].n_rows == mm[i].n_rows)
             k++;
-        if (krn_cuda__matmul_q(&mm[i], k - i, cfg, s, err)) return -1;
+        if (krn_cuda__matmul_q(&mm[i], k - i, cfg, ex, err)) return -1;
         i = k;
     }
     return 0;
@@ -119,5 +119,5 @@ int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, const krn_tuning *t, int device, sb
     if (major < 8)
         return sb_err_set(err, __func__, "compute capability %d.x: the matmuls need "
                           "int8 tensor cores (8.0 or newer)", major);
-    return krn_cuda_mmq_setup(device, err);
+    return krn_cuda_mmq_setup(device, &cfg->mmq_stages, err);
 }

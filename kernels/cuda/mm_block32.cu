@@ -91,7 +91,7 @@ krn_cuda_mm_block32_kernel(const __grid_constant__ krn_cuda_mmq_params p) {
     }
 }
 
-int krn_cuda_mm_block32(krn_cuda_mmq_params *p, krn_type type, cudaStream_t s, sb_err *err) {
+int krn_cuda_mm_block32(krn_cuda_mmq_params *p, krn_type type, krn_cuda_exec ex, sb_err *err) {
     int64_t outputs = 0;
     for (int i = 0; i < p->n_out; i++) {
         p->out[i].grp0 = (int)outputs; // output offsets: a "group" is one output here
@@ -100,11 +100,11 @@ int krn_cuda_mm_block32(krn_cuda_mmq_params *p, krn_type type, cudaStream_t s, s
     const unsigned grid = (unsigned)((outputs + KRN_CUDA__B32_WARPS - 1) / KRN_CUDA__B32_WARPS);
     const unsigned block = 32 * KRN_CUDA__B32_WARPS;
     switch (type) {
-    case KRN_Q4_0: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q4_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
-    case KRN_Q4_1: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q4_1>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
-    case KRN_Q5_0: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q5_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
-    case KRN_Q5_1: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q5_1>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
-    case KRN_Q8_0: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q8_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, s, *p); break;
+    case KRN_Q4_0: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q4_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, ex, *p); break;
+    case KRN_Q4_1: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q4_1>, KRN_CUDA_PDL_GEMV, grid, block, 0, ex, *p); break;
+    case KRN_Q5_0: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q5_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, ex, *p); break;
+    case KRN_Q5_1: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q5_1>, KRN_CUDA_PDL_GEMV, grid, block, 0, ex, *p); break;
+    case KRN_Q8_0: krn_cuda_launch(krn_cuda_mm_block32_kernel<KRN_Q8_0>, KRN_CUDA_PDL_GEMV, grid, block, 0, ex, *p); break;
     default:
         return sb_err_set(err, __func__, "type %s is not a 32-element quantized type",
                           krn_type_name((uint32_t)type));

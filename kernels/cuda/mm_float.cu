@@ -59,12 +59,12 @@ __global__ void krn_cuda_mm_f_kernel(const uint8_t *w, uint64_t row_bytes,
 }
 
 #define KRN_CUDA__MM_F(T)                                                     \
-    krn_cuda_launch(krn_cuda_mm_f_kernel<T>, KRN_CUDA_PDL_GEMV, grid, block, 0, s,      \
+    krn_cuda_launch(krn_cuda_mm_f_kernel<T>, KRN_CUDA_PDL_GEMV, grid, block, 0, ex,      \
                     w->data, w->row_bytes, w->ne1, w->ne0, mm->x, mm->bias,           \
                     mm->accumulate, mm->y, mm->ldy, mm->n_rows)
 
 // One float-weight matrix: grid ceil(ne1 / 4) blocks of 4 warps.
-int krn_cuda_matmul_f(const krn_cuda_mm *mm, cudaStream_t s, sb_err *err) {
+int krn_cuda_matmul_f(const krn_cuda_mm *mm, krn_cuda_exec ex, sb_err *err) {
     const krn_cuda_mat *w = mm->w;
     const dim3 grid((unsigned)((w->ne1 + KRN_CUDA__GV_WARPS - 1) / KRN_CUDA__GV_WARPS));
     const dim3 block(32 * KRN_CUDA__GV_WARPS);

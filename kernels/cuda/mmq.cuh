@@ -60,17 +60,19 @@ static __device__ __forceinline__ void krn_cuda_mm_store(float dot, const float 
 }
 
 // mmq.cu: the K-quant launch (the kernel's rows per warp by p->n_rows;
-// splits K when the grid is small and p allows it); and the kernels'
-// shared-memory limits, set once per device.
-int krn_cuda_mmq(krn_cuda_mmq_params *p, krn_type type, int sms, cudaStream_t s, sb_err *err);
-int krn_cuda_mmq_setup(int device, sb_err *err);
+// splits K when the grid is small and p allows it) with `stages` pipeline
+// stages; and the kernels' shared-memory limits, set once per device, with
+// *stages = the most that fit it (3 or 2).
+int krn_cuda_mmq(krn_cuda_mmq_params *p, krn_type type, int sms, int stages, krn_cuda_exec ex,
+                 sb_err *err);
+int krn_cuda_mmq_setup(int device, int *stages, sb_err *err);
 // mmvq.cu: the K-quant launch for steps of 1 .. KRN_CUDA_MMVQ_MAX_ROWS rows
 // (a block a tile of 16 outputs, a warp a chunk, or several chunks when
 // warps_per_sm > 0 asks for fewer warps: see krn_cuda__mmvq_warps).
 enum { KRN_CUDA_MMVQ_MAX_ROWS = 16 };
 int krn_cuda_mmvq(krn_cuda_mmq_params *p, krn_type type, int sms, int warps_per_sm,
-                  cudaStream_t s, sb_err *err);
+                  krn_cuda_exec ex, sb_err *err);
 // mm_block32.cu: the 32-element types' launch.
-int krn_cuda_mm_block32(krn_cuda_mmq_params *p, krn_type type, cudaStream_t s, sb_err *err);
+int krn_cuda_mm_block32(krn_cuda_mmq_params *p, krn_type type, krn_cuda_exec ex, sb_err *err);
 
 #endif // SB_KERNELS_CUDA_MMQ_CUH

@@ -9,7 +9,7 @@
 // dot = 0.0f, dot = dot + part over the chunks in order; the epilogue.
 //
 // Block: one tile of 16 outputs (kquant.cuh's records), one warp a chunk
-// (p.nchunks <= 8 warps; SB_CUDA_MMVQ_WARPS may ask for fewer, each then
+// (p.nchunks <= 8 warps; krn_tuning.mmvq_warps may ask for fewer, each then
 // walking consecutive chunks). Warp c walks the super-blocks of chunk c in
 // order, reading each record straight from global memory into registers
 // (the next record's loads are issued before the current one is
@@ -128,7 +128,7 @@ static int krn_cuda__mmvq_warps(const krn_cuda_mmq_params &p, int tiles, int sms
 }
 
 template <int T, int NT>
-static int krn_cuda__mmvq_go(krn_cuda_mmq_params &p, int sms, int warps_per_sm, cudaStream_t s,
+static int krn_cuda__mmvq_go(krn_cuda_mmq_params &p, int sms, int warps_per_sm, krn_cuda_exec ex,
                              sb_err *err) {
     int tiles = 0;
     for (int i = 0; i < p.n_out; i++) {
@@ -138,28 +138,28 @@ static int krn_cuda__mmvq_go(krn_cuda_mmq_params &p, int sms, int warps_per_sm, 
     p.split = 0;
     const int nw = krn_cuda__mmvq_warps(p, tiles, sms, warps_per_sm);
     krn_cuda_launch(krn_cuda_mmvq_kernel<T, NT>, KRN_CUDA_PDL_GEMV, dim3((unsigned)tiles),
-                    dim3(32u * (unsigned)nw), 0, s, p);
+                    dim3(32u * (unsigned)nw), 0, ex, p);
     return KRN_CUDA_LAUNCHED("krn_cuda_mmvq_kernel", err);
 }
 
 template <int T>
-static int krn_cuda__mmvq_rows(krn_cuda_mmq_params &p, int sms, int warps_per_sm, cudaStream_t s,
+static int krn_cuda__mmvq_rows(krn_cuda_mmq_params &p, int sms, int warps_per_sm, krn_cuda_exec ex,
                                sb_err *err) {
-    if (p.n_rows <= 8) return krn_cuda__mmvq_go<T, 1>(p, sms, warps_per_sm, s, err);
-    return krn_cuda__mmvq_go<T, 2>(p, sms, warps_per_sm, s, err);
+    if (p.n_rows <= 8) return krn_cuda__mmvq_go<T, 1>(p, sms, warps_per_sm, ex, err);
+    return krn_cuda__mmvq_go<T, 2>(p, sms, warps_per_sm, ex, err);
 }
 
 int krn_cuda_mmvq(krn_cuda_mmq_params *p, krn_type type, int sms, int warps_per_sm,
-                  cudaStream_t s, sb_err *err) {
+                  krn_cuda_exec ex, sb_err *err) {
     if (p->n_rows < 1 || p->n_rows > KRN_CUDA_MMVQ_MAX_ROWS || p->nchunks < 1 ||
         p->nchunks > KRN_MAX_CHUNKS)
         return sb_err_set(err, __func__, "%d rows in %d chunks; expected 1..%d rows, 1..%d "
                           "chunks", p->n_rows, p->nchunks, KRN_CUDA_MMVQ_MAX_ROWS,
                           KRN_MAX_CHUNKS);
     switch (type) {
-    case KRN_Q4_K: return krn_cuda__mmvq_rows<KRN_Q4_K>(*p, sms, warps_per_sm, s, err);
-    case KRN_Q5_K: return krn_cuda__mmvq_rows<KRN_Q5_K>(*p, sms, warps_per_sm, s, err);
-    case KRN_Q6_K: return krn_cuda__mmvq_rows<KRN_Q6_K>(*p, sms, warps_per_sm, s, err);
+    case KRN_Q4_K: return krn_cuda__mmvq_rows<KRN_Q4_K>(*p, sms, warps_per_sm, ex, err);
+    case KRN_Q5_K: return krn_cuda__mmvq_rows<KRN_Q5_K>(*p, sms, warps_per_sm, ex, err);
+    case KRN_Q6_K: return krn_cuda__mmvq_rows<KRN_Q6_K>(*p, sms, warps_per_sm, ex, err);
     default:
         return sb_err_set(err, __func__, "type %s has no matrix-vector kernel",
                           krn_type_name((uint32_t)type));

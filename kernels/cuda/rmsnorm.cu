@@ -82,16 +82,16 @@ krn_cuda_rmsnorm_quant_kernel(const float *x, const float *w, float eps, int64_t
 
 int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
                            int64_t n, int n_rows, float *y, const krn_cuda_acts *xq,
-                           cudaStream_t s, sb_err *err) {
+                           krn_cuda_exec ex, sb_err *err) {
     if (krn_cuda_check_act_rows(__func__, n, n_rows, xq, err)) return -1;
     const int64_t units = (n + 255) / 256;
     const dim3 grid((unsigned)n_rows,
                     (unsigned)((units + KRN_CUDA__RMS_WARPS - 1) / KRN_CUDA__RMS_WARPS));
     if (n <= KRN_CUDA__RMS_STAGE_MAX)
         krn_cuda_launch(krn_cuda_rmsnorm_quant_kernel<true>, KRN_CUDA_PDL_OTHER, grid,
-                        32 * KRN_CUDA__RMS_WARPS, 0, s, x, w, eps, n, y, *xq);
+                        32 * KRN_CUDA__RMS_WARPS, 0, ex, x, w, eps, n, y, *xq);
     else
         krn_cuda_launch(krn_cuda_rmsnorm_quant_kernel<false>, KRN_CUDA_PDL_OTHER, grid,
-                        32 * KRN_CUDA__RMS_WARPS, 0, s, x, w, eps, n, y, *xq);
+                        32 * KRN_CUDA__RMS_WARPS, 0, ex, x, w, eps, n, y, *xq);
     return KRN_CUDA_LAUNCHED("krn_cuda_rmsnorm_quant_kernel", err);
 }

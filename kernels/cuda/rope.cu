@@ -48,7 +48,7 @@ __global__ void krn_cuda_rope_kv_kernel(krn_cuda_rope_kv a) {
     }
 }
 
-int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, cudaStream_t s, sb_err *err) {
+int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, krn_cuda_exec ex, sb_err *err) {
     if (a->n_rows < 1 || a->n_rows > KRN_MAX_ROWS || a->head_dim < 2 ||
         a->head_dim % 2 || a->n_head < 1 || a->n_head_kv < 1)
         return sb_err_set(err, __func__, "n_rows %d, head_dim %d, heads %d/%d: "
@@ -58,6 +58,6 @@ int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, cudaStream_t s, sb_err *er
     const int64_t items = (int64_t)(a->n_head + a->n_head_kv) * (a->head_dim / 2) +
                           (int64_t)a->n_head_kv * a->head_dim;
     const dim3 grid((unsigned)a->n_rows, (unsigned)((items + 255) / 256));
-    krn_cuda_launch(krn_cuda_rope_kv_kernel, KRN_CUDA_PDL_OTHER, grid, 256, 0, s, *a);
+    krn_cuda_launch(krn_cuda_rope_kv_kernel, KRN_CUDA_PDL_OTHER, grid, 256, 0, ex, *a);
     return KRN_CUDA_LAUNCHED("krn_cuda_rope_kv_kernel", err);
 }

@@ -229,7 +229,8 @@ static void run_kernel(const weights *w, int n_rows, int split, int mmvq_rows, d
     const krn_cuda_act xa = act_of(dc);
     const krn_cuda_mm one = {&mat, NULL, &xa, NULL, false, dc->y, w->ne1, n_rows};
     CHECK_CUDA(cudaMemset(dc->y, 0xFF, sizeof(float) * n_rows * w->ne1));
-    if (krn_cuda_matmul(&one, 1, &cfg, 0, &err)) fail_msg("%s: %s", what, err.msg);
+    const krn_cuda_exec ex = {0, 0}; // the legacy stream; no kernel starts early
+    if (krn_cuda_matmul(&one, 1, &cfg, ex, &err)) fail_msg("%s: %s", what, err.msg);
     CHECK_CUDA(cudaDeviceSynchronize());
     CHECK_CUDA(cudaMemcpy(y, dc->y, sizeof(float) * n_rows * w->ne1, cudaMemcpyDeviceToHost));
 }
@@ -381,7 +382,8 @@ static void test_quantize_edges(void **state) {
     CHECK_CUDA(cudaMalloc((void **)&xd, sizeof(float) * EDGE_ROWS * EDGE_N));
     CHECK_CUDA(cudaMemcpy(xd, x, sizeof(float) * EDGE_ROWS * EDGE_N, cudaMemcpyHostToDevice));
     sb_err err = {0};
-    assert_int_equal(krn_cuda_quantize(xd, EDGE_N, EDGE_ROWS, &acts, 0, &err), 0);
+    const krn_cuda_exec ex = {0, 0}; // the legacy stream; no kernel starts early
+    assert_int_equal(krn_cuda_quantize(xd, EDGE_N, EDGE_ROWS, &acts, ex, &err), 0);
     CHECK_CUDA(cudaDeviceSynchronize());
     int8_t q[EDGE_ROWS * EDGE_N];
     float d[EDGE_ROWS * EDGE_N / KRN_QBLOCK];
