@@ -539,7 +539,7 @@ static void test_sliding_window(void **state) {
     (void)state;
     enum { N = 300, WINDOW = 100 };
     duo d = duo_create_window(&SMALL, &MIXED, 16, MAX_SEQ, WINDOW);
-    assert_int_equal(krn_kv_slots(&d.t->m, MAX_SEQ), WINDOW + 63);
+    assert_int_equal(krn_kv_slots(&d.t->m, MAX_SEQ, 0), WINDOW + 63);
     int32_t seq[N], junk[N + KRN_MAX_ROWS];
     make_seq(seq, N, SMALL.n_vocab, 6);
     make_seq(junk, N + KRN_MAX_ROWS, SMALL.n_vocab, 7);
