@@ -164,8 +164,9 @@ typedef struct eng_options {
      * environment (krn_tuning_from_env) and passes them here. The bits are
      * the same whatever they say; a value out of range fails the create. */
     krn_tuning tuning;
-    /* Rows of the longest prefill step the session runs, and its prefill
-     * chunk when a call gives none (eng_gen_params.prefill_chunk 0): 0 is
+    /* The session's prefill chunk: a generation's rows per prefill step
+     * when its parameters name none (eng_gen_params.prefill_chunk 0), and,
+     * above 64, the longest prefill step the session runs. 0 is
      * KRN_MAX_ROWS (64, the default); up to KRN_MAX_BATCH_ROWS. Above 64
      * the backend's scratch (and a sliding window's KV ring) is made for
      * that many rows (krn_options.max_batch_rows), so memory grows: ask
@@ -199,12 +200,14 @@ int32_t eng_session_capacity(const eng_session *s);
 const eng_model *eng_session_model(const eng_session *s);
 
 /* The session's prefill chunk (eng_options.prefill_chunk, 64 unless asked):
- * the most rows eng_session_prefill takes per step. */
+ * a generation's chunk when its parameters name none. eng_session_prefill
+ * takes chunks of up to 64 rows, or up to this one when it is larger. */
 int eng_session_prefill_chunk(const eng_session *s);
 
 /* Appends n tokens at positions length..length+n-1 in steps of at most
- * `chunk` rows (1..eng_session_prefill_chunk) and writes the last row's logits to last_logits
- * (n_vocab floats) when it is not NULL. Only that row's logits are
+ * `chunk` rows (1..64, or 1..eng_session_prefill_chunk when larger) and
+ * writes the last row's logits to last_logits (n_vocab floats) when it is
+ * not NULL. Only that row's logits are
  * computed (on the CPU; kernels.h, krn_batch.logits_from): a caller that
  * needs every prompt row's logits steps with eng_session_step instead. */
 int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,

@@ -29,8 +29,10 @@ struct eng_session {
      * reset, so a step can tell when a truncation went back further than
      * the ring remembers. */
     int32_t kv_slots, written;
-    int32_t prefill_chunk;  /* the most rows of a prefill step: the
-                               backend's max_batch_rows */
+    int32_t prefill_chunk;  /* eng_options.prefill_chunk (0 made 64): a
+                               generation's chunk unless it names one */
+    int32_t max_rows;       /* the most rows of a prefill step: the
+                               backend's max_batch_rows, at least 64 */
     float *logits;          /* KRN_MAX_ROWS * n_vocab scratch, owned (a
                                larger batch's logits are its last 64 rows
                                at most: kernels.h, krn_batch) */
@@ -92,7 +94,8 @@ eng_session *eng_session_create(const eng_model *m, const eng_options *opt,
     s->model = m;
     s->n_vocab = eng_n_vocab(m);
     s->capacity = capacity;
-    s->prefill_chunk = chunk > KRN_MAX_ROWS ? chunk : KRN_MAX_ROWS;
+    s->prefill_chunk = chunk;
+    s->max_rows = chunk > KRN_MAX_ROWS ? chunk : KRN_MAX_ROWS;
     s->backend = eng__backend_create(m, opt, capacity, chunk, err);
     if (!s->backend) goto fail;
     s->kv_slots = krn_kv_slots(eng_model_desc(m), capacity,
@@ -191,9 +194,9 @@ static int eng__window_check(const eng_session *s, sb_err *err) {
  * name eng_session_step, the call a user knows. */
 static int eng__step(eng_session *s, const int32_t *ids, int n_rows,
                      float *logits, int logits_from, sb_err *err) {
-    if (n_rows < 1 || n_rows > s->prefill_chunk)
+    if (n_rows < 1 || n_rows > s->max_rows)
         return sb_err_set(err, "eng_session_step", "step of %d rows; expected "
-                          "1..%d", n_rows, (int)s->prefill_chunk);
+                          "1..%d", n_rows, (int)s->max_rows);
     if (n_rows > s->capacity - s->length)
         return sb_err_set(err, "eng_session_step", "context full: %d tokens "
                           "held, %d more asked, capacity %d (raise --ctx)",
@@ -233,10 +236,10 @@ int eng_session_step(eng_session *s, const int32_t *ids, int n_rows,
 
 int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,
                         int chunk, float *last_logits, sb_err *err) {
-    if (chunk < 1 || chunk > s->prefill_chunk)
+    if (chunk < 1 || chunk > s->max_rows)
         return sb_err_set(err, __func__, "prefill chunk of %d rows; expected "
-                          "1..%d (the session's eng_options.prefill_chunk)",
-                          chunk, (int)s->prefill_chunk);
+                          "1..%d (64, or the session's eng_options.prefill_chunk "
+                          "when larger)", chunk, (int)s->max_rows);
     if (n > s->capacity - s->length)
         return sb_err_set(err, __func__, "prompt of %d tokens does not fit: %d "
                           "held, capacity %d (raise --ctx)", (int)n,

@@ -16,21 +16,23 @@
 /* ---- KV slots ------------------------------------------------------------ */
 
 int32_t krn_kv_slots(const krn_model *m, int32_t kv_capacity, int32_t max_batch_rows) {
-    const int32_t rows = max_batch_rows > 0 ? max_batch_rows : KRN_MAX_ROWS;
+    const int32_t rows = max_batch_rows > KRN_MAX_ROWS ? max_batch_rows : KRN_MAX_ROWS;
     if (m->window <= 0 || m->window > kv_capacity - (rows - 1))
         return kv_capacity;
     return m->window + rows - 1;
 }
 
+/* Below 64 rows is 64: every backend takes the steps of up to 64 rows that
+ * verify and the CUDA backend's row buckets need (its graphs, captured at
+ * create, run up to 64 rows). */
 int32_t krn_options_batch_rows(const krn_options *opt, sb_err *err) {
-    if (opt->max_batch_rows == 0) return KRN_MAX_ROWS;
-    if (opt->max_batch_rows < 1 || opt->max_batch_rows > KRN_MAX_BATCH_ROWS) {
-        sb_err_set(err, "krn_create", "max_batch_rows is %d; expected 0 (%d) "
-                   "or 1..%d", (int)opt->max_batch_rows, KRN_MAX_ROWS,
-                   KRN_MAX_BATCH_ROWS);
+    if (opt->max_batch_rows < 0 || opt->max_batch_rows > KRN_MAX_BATCH_ROWS) {
+        sb_err_set(err, "krn_create", "max_batch_rows is %d; expected 0..%d "
+                   "(up to %d: %d)", (int)opt->max_batch_rows, KRN_MAX_BATCH_ROWS,
+                   KRN_MAX_ROWS, KRN_MAX_ROWS);
         return -1;
     }
-    return opt->max_batch_rows;
+    return opt->max_batch_rows > KRN_MAX_ROWS ? opt->max_batch_rows : KRN_MAX_ROWS;
 }
 
 int32_t krn_options_slots(const krn_model *m, const krn_options *opt, sb_err *err) {

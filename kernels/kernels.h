@@ -335,8 +335,9 @@ typedef struct krn_options {
     int32_t kv_slots;    /* KV-cache slots; 0: krn_kv_slots's. More (up to
                             kv_capacity) gives the same bits: tests use it */
     /* The most rows of any batch this backend will be given: 0 (a zeroed
-     * options') is KRN_MAX_ROWS, today's scratch; up to KRN_MAX_BATCH_ROWS
-     * for long prefill chunks. The scratch (activations of every row), and
+     * options') or anything up to 64 is KRN_MAX_ROWS, today's scratch (every
+     * backend takes the 64-row steps verify needs); up to
+     * KRN_MAX_BATCH_ROWS for long prefill chunks. The scratch (activations of every row), and
      * with a sliding window the KV ring (krn_kv_slots), grow with it, so a
      * program asks only when it prefills in chunks above 64 rows. Out of
      * range: an error at create naming it. The bits never depend on it. */
@@ -354,7 +355,8 @@ typedef struct krn_options {
 } krn_options;
 
 /* The KV-cache slots a context of kv_capacity positions needs when no batch
- * has more than max_batch_rows rows (0: KRN_MAX_ROWS, as krn_options): all
+ * has more than max_batch_rows rows (64 or less: KRN_MAX_ROWS, as
+ * krn_options): all
  * of them, or with a sliding window a ring of window + max_batch_rows - 1
  * slots (position p lives in slot p % slots). The ring is that large so that
  * a step of up to B rows writing positions L..L+B-1 overwrites only
@@ -391,8 +393,10 @@ static inline int krn_logits_row0(int n_rows) {
  * the CPU backend skips their output norm and LM head; the CUDA backend
  * skips them only when no row wants logits (logits_from = n_rows: its
  * graphs are captured per row bucket, with the LM head over all rows or
- * none) and copies back rows logits_from.. only. Read only rows from
- * logits_from on. */
+ * none; a batch above 64 rows, run without a graph, has it over its last
+ * 64) and copies back rows logits_from.. only. Read only rows from
+ * logits_from on. Batches above 64 rows on the CUDA backend are written
+ * but not yet run on a GPU (tests/gpu/test_cuda_backend.c checks them). */
 typedef struct krn_batch {
     int n_rows;             /* 1..KRN_MAX_ROWS, or up to the backend's
                                krn_options.max_batch_rows */

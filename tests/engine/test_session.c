@@ -237,6 +237,12 @@ static void test_long_prefill_chunks(void **state) {
     assert_non_null(s);
     assert_int_equal(eng_session_prefill_chunk(s), KRN_MAX_ROWS);
     eng_session_destroy(s);
+    /* a smaller chunk is a generation's default; 64 rows still fit */
+    s = eng_session_create(m, &(eng_options){.n_threads = 1, .prefill_chunk = 16}, &err);
+    assert_non_null(s);
+    assert_int_equal(eng_session_prefill_chunk(s), 16);
+    assert_int_equal(eng_session_prefill(s, ids, KRN_MAX_ROWS, KRN_MAX_ROWS, NULL, &err), 0);
+    eng_session_destroy(s);
     const int32_t bad[] = {-1, KRN_MAX_BATCH_ROWS + 1};
     for (int i = 0; i < 2; i++) {
         err = (sb_err){0};

@@ -877,6 +877,11 @@ static void test_long_batch_limits(void **state) {
                                    .max_batch_rows = bad[i]}, &err));
         assert_non_null(strstr(err.msg, "max_batch_rows"));
     }
+    /* Below 64, max_batch_rows is 64: a verify step's rows always fit. */
+    b = backend_rows(t, CAP, 16, 0);
+    batch = (krn_batch){.n_rows = KRN_MAX_ROWS, .tokens = tok, .pos = pos, .logits = got};
+    assert_int_equal(krn_forward(b, &batch, &err), 0);
+    krn_destroy(b);
     /* The largest batch: 1,024 rows, logits of the last 64. */
     b = backend_rows(t, KRN_MAX_BATCH_ROWS, KRN_MAX_BATCH_ROWS, 0);
     batch = (krn_batch){.n_rows = KRN_MAX_BATCH_ROWS, .tokens = tok, .pos = pos,
