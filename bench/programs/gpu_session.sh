@@ -92,12 +92,13 @@ if [ -n "${PREFILL_CHUNKS:-}" ]; then
         "/tmp/sb-$name/engine_steps" "$MODEL" --device cuda --prefill "${PREFILL_TOKENS:-3946}" \
             $chunk_args 2>> "$OUT/errors.log" | tee -a "$OUT/prefill.txt"
     done
-    prompt=$(seq 1 700 | tr '\n' ' ') # about 2,700 tokens (a digit a token)
+    prompt=$(seq 1 700 | tr '\n' ' ') # 2,692 tokens: the default context (4096) holds it
     hashes=""
     for c in $PREFILL_CHUNKS; do
-        h=$("/tmp/sb-$first/sb" generate -m "$MODEL" --device cuda --ctx 8192 --chunk "$c" -n 32 --quiet \
+        h=$("/tmp/sb-$first/sb" generate -m "$MODEL" --device cuda --chunk "$c" -n 32 --quiet \
             -p "$prompt" 2>&1 | grep -o 'sha256=[0-9a-f]*')
-        echo "generate --chunk $c: $h" | tee -a "$OUT/prefill.txt"
+        echo "generate --chunk $c: ${h:-FAILED}" | tee -a "$OUT/prefill.txt"
+        [ -n "$h" ] || exit 1
         hashes="$hashes $h"
     done
     [ "$(tr ' ' '\n' <<< "$hashes" | sort -u | grep -c .)" = 1 ] ||

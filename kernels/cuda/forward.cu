@@ -1,7 +1,8 @@
 // forward.cu — the CUDA backend's step: the Qwen2 forward pass over 1..64
 // rows (a captured graph per row bucket), or up to the backend's
-// max_batch_rows for a prefill chunk (direct launches), the same stages in the same order as kernels/cpu/forward.c, each
-// one launch (or a few) on the backend's stream:
+// max_batch_rows for a prefill chunk (direct launches), the same stages in
+// the same order as kernels/cpu/forward.c, each one launch (or a few) on
+// the backend's stream:
 //
 //   x = embedding rows                                   embed.cu
 //   per layer:
