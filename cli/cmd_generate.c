@@ -20,7 +20,9 @@ static const char *cli__gen_help =
     "      --threads N      CPU threads (default: all cores); never changes output\n"
     "      --device D       cpu or cuda (default cpu)\n"
     "      --ctx N          KV-cache size in tokens (default min(model, 4096))\n"
-    "      --chunk N        prompt rows per forward step, 1..64 (default 64)\n"
+    "      --chunk N        prompt rows per forward step, 1..1024 (default 64;\n"
+    "                       above 64 the backend's scratch grows to N rows);\n"
+    "                       never changes output\n"
     "      --ignore-eos     keep going after the end-of-text token\n"
     "      --stop TEXT      stop after the token that completes TEXT\n"
     "      --speculation on|off  speculative decoding (default on); never\n"
@@ -142,9 +144,11 @@ static int cli__gen_parse(int argc, char **argv, cli_gen_opts *o) {
             o->eng.n_ctx = (int32_t)v;
             break;
         case 'C':
-            if (cli_parse_int(optarg, 1, KRN_MAX_ROWS, &v))
-                return cli_usage("generate", "--chunk '%s': expected 1..%d", optarg, KRN_MAX_ROWS);
+            if (cli_parse_int(optarg, 1, KRN_MAX_BATCH_ROWS, &v))
+                return cli_usage("generate", "--chunk '%s': expected 1..%d", optarg,
+                                 KRN_MAX_BATCH_ROWS);
             o->gen.prefill_chunk = (int)v;
+            o->eng.prefill_chunk = (int32_t)v; /* the backend's scratch above 64 */
             break;
         case 'E': o->gen.stop_at_eos = false; break;
         case 's':

@@ -38,7 +38,9 @@ static const char cli__logits_help[] =
     "                       position, as a transformers forward returns them\n"
     "      --device D       cpu or cuda (default cpu)\n"
     "      --threads N      CPU threads (default: all cores); never changes output\n"
-    "      --chunk N        prompt rows per forward step, 1..64 (default 64);\n"
+    "      --chunk N        prompt rows per forward step, 1..1024 (default 64;\n"
+    "                       above 64 the backend's scratch grows to N rows;\n"
+    "                       --prompt-logits steps at most 64 rows);\n"
     "                       never changes output\n"
     "PREFIX.bin: float32 little-endian, one row of n_vocab logits per position:\n"
     "the last prompt position, then one after each greedy token (STEPS+1 rows;\n"
@@ -98,9 +100,11 @@ static int cli__logits_parse(int argc, char **argv, cli_logits_opts *o) {
             if (cli_opt_threads("logits", optarg, &o->eng.n_threads)) return CLI_USAGE;
             break;
         case 'C':
-            if (cli_parse_int(optarg, 1, KRN_MAX_ROWS, &v))
-                return cli_usage("logits", "--chunk '%s': expected 1..%d", optarg, KRN_MAX_ROWS);
+            if (cli_parse_int(optarg, 1, KRN_MAX_BATCH_ROWS, &v))
+                return cli_usage("logits", "--chunk '%s': expected 1..%d", optarg,
+                                 KRN_MAX_BATCH_ROWS);
             o->chunk = (int)v;
+            o->eng.prefill_chunk = (int32_t)v; /* the backend's scratch above 64 */
             break;
         case 'h': fputs(cli__logits_help, stdout); return -1;
         default: return cli_bad_option("logits");
@@ -165,8 +169,11 @@ static int cli__logits_compute(const cli_logits_opts *o, eng_session *s,
         if (eng_session_prefill(s, ids, n, o->chunk, rows, &err)) goto engine_err;
         if (cli__rows_put(d, rows, n_vocab)) goto done;
     }
+    /* Every prompt row's logits: steps of at most 64 rows (kernels.h: a
+     * batch's logits are its last 64 rows at most). */
+    const int step = o->chunk < KRN_MAX_ROWS ? o->chunk : KRN_MAX_ROWS;
     for (int32_t done = 0, k = 0; o->prompt_logits && done < n; done += k) {
-        k = n - done < o->chunk ? n - done : o->chunk;
+        k = n - done < step ? n - done : step;
         if (eng_session_step(s, ids + done, k, rows, &err)) goto engine_err;
         if (cli__rows_put(d, rows, (size_t)k * n_vocab)) goto done;
         /* Greedy decoding below starts from the last prompt row: row 0. */

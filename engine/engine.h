@@ -164,6 +164,15 @@ typedef struct eng_options {
      * environment (krn_tuning_from_env) and passes them here. The bits are
      * the same whatever they say; a value out of range fails the create. */
     krn_tuning tuning;
+    /* The session's prefill chunk: a generation's rows per prefill step
+     * when its parameters name none (eng_gen_params.prefill_chunk 0), and,
+     * above 64, the longest prefill step the session runs. 0 is
+     * KRN_MAX_ROWS (64, the default); up to KRN_MAX_BATCH_ROWS. Above 64
+     * the backend's scratch (and a sliding window's KV ring) is made for
+     * that many rows (krn_options.max_batch_rows), so memory grows: ask
+     * only to prefill in longer chunks. The bits never depend on it. Out
+     * of range: eng_session_create fails naming it. */
+    int32_t prefill_chunk;
 } eng_options;
 
 typedef struct eng_session eng_session;
@@ -190,14 +199,20 @@ int32_t eng_session_capacity(const eng_session *s);
 /* The model the session runs (borrowed). */
 const eng_model *eng_session_model(const eng_session *s);
 
+/* The session's prefill chunk (eng_options.prefill_chunk, 64 unless asked):
+ * a generation's chunk when its parameters name none. eng_session_prefill
+ * takes chunks of up to 64 rows, or up to this one when it is larger. */
+int eng_session_prefill_chunk(const eng_session *s);
+
 /* Appends n tokens at positions length..length+n-1 in steps of at most
- * `chunk` rows (1..64) and writes the last row's logits to last_logits
- * (n_vocab floats) when it is not NULL. Only that row's logits are
+ * `chunk` rows (1..64, or 1..eng_session_prefill_chunk when larger) and
+ * writes the last row's logits to last_logits (n_vocab floats) when it is
+ * not NULL. Only that row's logits are
  * computed (on the CPU; kernels.h, krn_batch.logits_from): a caller that
  * needs every prompt row's logits steps with eng_session_step instead. */
 int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,
                         int chunk, float *last_logits, sb_err *err);
-/* One raw step: n_rows tokens appended at length..length+n_rows-1, all rows'
+/* One raw step: n_rows (1..KRN_MAX_ROWS) tokens appended at length..length+n_rows-1, all rows'
  * logits written (n_rows * n_vocab floats): a verify step samples every
  * row. */
 int eng_session_step(eng_session *s, const int32_t *ids, int n_rows,
@@ -294,7 +309,9 @@ enum { ENG_STOP_MAX = 1024 };
 typedef struct eng_gen_params {
     int32_t n_max;        /* tokens to generate at most */
     eng_sampling sampling;
-    int prefill_chunk;    /* rows per prefill step; 0: 64 */
+    int prefill_chunk;    /* rows per prefill step, 1..the session's
+                             eng_session_prefill_chunk; 0 (the default):
+                             that chunk (64 unless the session asked) */
     bool stop_at_eos;     /* stop after the model's EOS token (true: default
                              when built with eng_gen_defaults) */
     /* Stop after the token that completes this byte sequence in the

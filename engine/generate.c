@@ -15,7 +15,7 @@ eng_gen_params eng_gen_defaults(void) {
     return (eng_gen_params){
         .n_max = 256,
         .sampling = {.temperature = 0.0f, .seed = 0, .top_k = 0},
-        .prefill_chunk = KRN_MAX_ROWS,
+        .prefill_chunk = 0, /* the session's (eng_options.prefill_chunk) */
         .stop_at_eos = true,
         .stop = NULL,
         .stop_len = 0,
@@ -103,7 +103,7 @@ int eng_generate(eng_session *s, const int32_t *prompt, int32_t n_prompt,
     else
         eng_session_truncate(s, 0);
     r->cached_tokens = kept;
-    int chunk = p->prefill_chunk > 0 ? p->prefill_chunk : KRN_MAX_ROWS;
+    int chunk = p->prefill_chunk > 0 ? p->prefill_chunk : eng_session_prefill_chunk(s);
     if (eng_session_prefill(s, prompt + kept, n_prompt - kept, chunk, logits,
                             err))
         goto fail;

@@ -29,7 +29,13 @@ struct eng_session {
      * reset, so a step can tell when a truncation went back further than
      * the ring remembers. */
     int32_t kv_slots, written;
-    float *logits;          /* KRN_MAX_ROWS * n_vocab scratch, owned */
+    int32_t prefill_chunk;  /* eng_options.prefill_chunk (0 made 64): a
+                               generation's chunk unless it names one */
+    int32_t max_rows;       /* the most rows of a prefill step: the
+                               backend's max_batch_rows, at least 64 */
+    float *logits;          /* KRN_MAX_ROWS * n_vocab scratch, owned (a
+                               larger batch's logits are its last 64 rows
+                               at most: kernels.h, krn_batch) */
     int32_t *held;          /* capacity ids: held[p] is the token whose K/V
                                position p holds, for p < length; owned */
 };
@@ -39,12 +45,27 @@ static int eng__default_threads(void) {
     return n > 0 ? (int)n : 1;
 }
 
+/* eng_options.prefill_chunk checked, 0 made KRN_MAX_ROWS; -1 with err. */
+static int32_t eng__prefill_chunk(const eng_options *opt, sb_err *err) {
+    if (opt->prefill_chunk == 0) return KRN_MAX_ROWS;
+    if (opt->prefill_chunk < 1 || opt->prefill_chunk > KRN_MAX_BATCH_ROWS) {
+        sb_err_set(err, "eng_session_create", "prefill_chunk is %d; expected "
+                   "0 (%d) or 1..%d", (int)opt->prefill_chunk, KRN_MAX_ROWS,
+                   KRN_MAX_BATCH_ROWS);
+        return -1;
+    }
+    return opt->prefill_chunk;
+}
+
+/* The backend, made for steps of up to 64 rows (verify steps, and every
+ * prefill chunk by default) or for the session's longer prefill chunk. */
 static krn_backend *eng__backend_create(const eng_model *m,
-                                        const eng_options *opt,
-                                        int32_t capacity, sb_err *err) {
+                                        const eng_options *opt, int32_t capacity,
+                                        int32_t prefill_chunk, sb_err *err) {
     krn_options ko = {
         .n_threads = opt->n_threads > 0 ? opt->n_threads : eng__default_threads(),
         .kv_capacity = capacity,
+        .max_batch_rows = prefill_chunk > KRN_MAX_ROWS ? prefill_chunk : 0,
         .choices = opt->choices,
         .n_choices = opt->n_choices,
         .tuning = opt->tuning,
@@ -66,14 +87,19 @@ eng_session *eng_session_create(const eng_model *m, const eng_options *opt,
                    "model's context_length)", (int)capacity, (int)model_ctx);
         return NULL;
     }
+    const int32_t chunk = eng__prefill_chunk(opt, err);
+    if (chunk < 0) return NULL;
     eng_session *s = calloc(1, sizeof *s);
     if (!s) goto oom;
     s->model = m;
     s->n_vocab = eng_n_vocab(m);
     s->capacity = capacity;
-    s->backend = eng__backend_create(m, opt, capacity, err);
+    s->prefill_chunk = chunk;
+    s->max_rows = chunk > KRN_MAX_ROWS ? chunk : KRN_MAX_ROWS;
+    s->backend = eng__backend_create(m, opt, capacity, chunk, err);
     if (!s->backend) goto fail;
-    s->kv_slots = krn_kv_slots(eng_model_desc(m), capacity);
+    s->kv_slots = krn_kv_slots(eng_model_desc(m), capacity,
+                               chunk > KRN_MAX_ROWS ? chunk : 0);
     s->logits = krn_host_alloc(s->backend, (size_t)KRN_MAX_ROWS *
                                                (size_t)s->n_vocab * sizeof(float));
     if (!s->logits) goto oom;
@@ -101,6 +127,7 @@ void eng_session_destroy(eng_session *s) {
 int32_t eng_session_length(const eng_session *s) { return s->length; }
 int32_t eng_session_capacity(const eng_session *s) { return s->capacity; }
 float *eng_session_logits(eng_session *s) { return s->logits; }
+int eng_session_prefill_chunk(const eng_session *s) { return s->prefill_chunk; }
 
 void eng_session_device_memory(const eng_session *s, int64_t *session_bytes,
                                int64_t *device_used_bytes) {
@@ -161,19 +188,21 @@ static int eng__window_check(const eng_session *s, sb_err *err) {
 }
 
 /* eng_session_step, with the logits of rows logits_from..n_rows-1 only
- * (krn_batch.logits_from: the rows before may or may not be written). Its
- * messages name eng_session_step, the call a user knows. */
+ * (krn_batch.logits_from: the rows before may or may not be written; above
+ * 64 rows, batch row r's logits are at row r - krn_logits_row0(n_rows) of
+ * `logits`). n_rows may go up to the session's prefill chunk. Its messages
+ * name eng_session_step, the call a user knows. */
 static int eng__step(eng_session *s, const int32_t *ids, int n_rows,
                      float *logits, int logits_from, sb_err *err) {
-    if (n_rows < 1 || n_rows > KRN_MAX_ROWS)
+    if (n_rows < 1 || n_rows > s->max_rows)
         return sb_err_set(err, "eng_session_step", "step of %d rows; expected "
-                          "1..%d", n_rows, KRN_MAX_ROWS);
+                          "1..%d", n_rows, (int)s->max_rows);
     if (n_rows > s->capacity - s->length)
         return sb_err_set(err, "eng_session_step", "context full: %d tokens "
                           "held, %d more asked, capacity %d (raise --ctx)",
                           (int)s->length, n_rows, (int)s->capacity);
     if (eng__window_check(s, err)) return -1;
-    int32_t pos[KRN_MAX_ROWS];
+    int32_t pos[KRN_MAX_BATCH_ROWS];
     for (int r = 0; r < n_rows; r++) pos[r] = s->length + r;
     krn_batch b = {.n_rows = n_rows, .tokens = ids, .pos = pos, .logits = logits,
                    .logits_from = logits_from};
@@ -199,14 +228,18 @@ int32_t eng_session_reuse(eng_session *s, const int32_t *ids, int32_t n) {
 /* Every row's logits: a verify step samples them all (engine/spec.c). */
 int eng_session_step(eng_session *s, const int32_t *ids, int n_rows,
                      float *logits, sb_err *err) {
+    if (n_rows < 1 || n_rows > KRN_MAX_ROWS)
+        return sb_err_set(err, "eng_session_step", "step of %d rows; expected "
+                          "1..%d", n_rows, KRN_MAX_ROWS);
     return eng__step(s, ids, n_rows, logits, 0, err);
 }
 
 int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,
                         int chunk, float *last_logits, sb_err *err) {
-    if (chunk < 1 || chunk > KRN_MAX_ROWS)
+    if (chunk < 1 || chunk > s->max_rows)
         return sb_err_set(err, __func__, "prefill chunk of %d rows; expected "
-                          "1..%d", chunk, KRN_MAX_ROWS);
+                          "1..%d (64, or the session's eng_options.prefill_chunk "
+                          "when larger)", chunk, (int)s->max_rows);
     if (n > s->capacity - s->length)
         return sb_err_set(err, __func__, "prompt of %d tokens does not fit: %d "
                           "held, capacity %d (raise --ctx)", (int)n,
@@ -220,8 +253,11 @@ int eng_session_prefill(eng_session *s, const int32_t *ids, int32_t n,
         const int from = last && last_logits ? rows - 1 : rows;
         if (eng__step(s, ids + done, rows, s->logits, from, err)) return -1;
         done += rows;
+        /* The last row's logits row: rows - 1, or 63 in a batch of more
+         * than 64 rows (kernels.h, krn_logits_row0). */
+        const size_t at = (size_t)(rows - 1 - krn_logits_row0(rows));
         if (last && last_logits) /* may be s->logits itself */
-            memmove(last_logits, s->logits + (size_t)(rows - 1) * (size_t)s->n_vocab,
+            memmove(last_logits, s->logits + at * (size_t)s->n_vocab,
                    (size_t)s->n_vocab * sizeof(float));
     }
     return 0;

@@ -15,14 +15,28 @@
 
 /* ---- KV slots ------------------------------------------------------------ */
 
-int32_t krn_kv_slots(const krn_model *m, int32_t kv_capacity) {
-    if (m->window <= 0 || m->window > kv_capacity - (KRN_MAX_ROWS - 1))
+int32_t krn_kv_slots(const krn_model *m, int32_t kv_capacity, int32_t max_batch_rows) {
+    const int32_t rows = max_batch_rows > KRN_MAX_ROWS ? max_batch_rows : KRN_MAX_ROWS;
+    if (m->window <= 0 || m->window > kv_capacity - (rows - 1))
         return kv_capacity;
-    return m->window + KRN_MAX_ROWS - 1;
+    return m->window + rows - 1;
+}
+
+/* Below 64 rows is 64: every backend takes the steps of up to 64 rows that
+ * verify and the CUDA backend's row buckets need (its graphs, captured at
+ * create, run up to 64 rows). */
+int32_t krn_options_batch_rows(const krn_options *opt, sb_err *err) {
+    if (opt->max_batch_rows < 0 || opt->max_batch_rows > KRN_MAX_BATCH_ROWS) {
+        sb_err_set(err, "krn_create", "max_batch_rows is %d; expected 0..%d "
+                   "(up to %d: %d)", (int)opt->max_batch_rows, KRN_MAX_BATCH_ROWS,
+                   KRN_MAX_ROWS, KRN_MAX_ROWS);
+        return -1;
+    }
+    return opt->max_batch_rows > KRN_MAX_ROWS ? opt->max_batch_rows : KRN_MAX_ROWS;
 }
 
 int32_t krn_options_slots(const krn_model *m, const krn_options *opt, sb_err *err) {
-    const int32_t need = krn_kv_slots(m, opt->kv_capacity);
+    const int32_t need = krn_kv_slots(m, opt->kv_capacity, opt->max_batch_rows);
     if (opt->kv_slots == 0) return need;
     if (opt->kv_slots < need || opt->kv_slots > opt->kv_capacity) {
         sb_err_set(err, "krn_create", "kv_slots is %d; expected %d..%d for a "
@@ -155,9 +169,10 @@ int krn_model_check(const krn_model *m, sb_err *err) {
 static int krn__check_batch(const krn_backend *b, const krn_batch *batch,
                             sb_err *err) {
     if (!batch) return sb_err_set(err, "krn_forward", "batch is NULL");
-    if (batch->n_rows < 1 || batch->n_rows > KRN_MAX_ROWS)
-        return sb_err_set(err, "krn_forward", "n_rows is %d; expected 1..%d",
-                          batch->n_rows, KRN_MAX_ROWS);
+    if (batch->n_rows < 1 || batch->n_rows > b->max_batch_rows)
+        return sb_err_set(err, "krn_forward", "n_rows is %d; expected 1..%d "
+                          "(the backend's max_batch_rows)", batch->n_rows,
+                          (int)b->max_batch_rows);
     if (!batch->tokens || !batch->pos || !batch->logits)
         return sb_err_set(err, "krn_forward", "batch %s is NULL",
                           !batch->tokens ? "tokens" : !batch->pos ? "pos"
@@ -165,6 +180,14 @@ static int krn__check_batch(const krn_backend *b, const krn_batch *batch,
     if (batch->logits_from < 0 || batch->logits_from > batch->n_rows)
         return sb_err_set(err, "krn_forward", "logits_from is %d; expected "
                           "0..%d (n_rows)", batch->logits_from, batch->n_rows);
+    /* The logits buffer holds a batch's last 64 rows at most (kernels.h). */
+    if (batch->logits_from < krn_logits_row0(batch->n_rows))
+        return sb_err_set(err, "krn_forward", "logits_from is %d for a batch "
+                          "of %d rows; expected >= %d (n_rows - %d: only a "
+                          "batch's last %d rows may want logits)",
+                          batch->logits_from, batch->n_rows,
+                          krn_logits_row0(batch->n_rows), KRN_MAX_ROWS,
+                          KRN_MAX_ROWS);
     const int32_t n_vocab = b->model->n_vocab;
     for (int r = 0; r < batch->n_rows; r++) {
         if (batch->tokens[r] < 0 || batch->tokens[r] >= n_vocab)

@@ -59,6 +59,8 @@ struct krn_backend {
     const krn_model *model; /* borrowed */
     int32_t kv_capacity;    /* positions */
     int32_t kv_slots;       /* KV-cache slots: position p in slot p % kv_slots */
+    int32_t max_batch_rows; /* the most rows of a batch (krn_options's, at
+                               least KRN_MAX_ROWS): the scratch's size */
     int measurements;       /* krn_measurements */
 };
 
@@ -67,6 +69,10 @@ struct krn_backend {
  * unknown name or bad value. */
 int krn_choices_import(krn_choice *have, const int32_t *lo, const int32_t *hi, int n,
                        const krn_options *opt, sb_err *err);
+
+/* The checked batch maximum of opt (KRN_MAX_ROWS when 64 or less); -1
+ * with err filled when it is out of range. */
+int32_t krn_options_batch_rows(const krn_options *opt, sb_err *err);
 
 /* The checked slot count of opt for model (krn_kv_slots when 0); -1 with
  * err filled when it is out of range. */

@@ -4,7 +4,9 @@
  *
  * kernels/ knows nothing of tokens, prompts or drafts: it is handed a model
  * description (shapes and weight pointers) and runs the Qwen2 forward pass
- * over 1..64 rows. The engine (engine/) loads files and decides what to run.
+ * over 1..64 rows (a verify step), or up to 1,024 for a prefill when the
+ * backend was made for it (krn_options.max_batch_rows). The engine (engine/)
+ * loads files and decides what to run.
  *
  *     krn_backend *b = krn_cpu_create(&desc, &(krn_options){.n_threads = 2,
  *                                     .kv_capacity = 4096}, &err);
@@ -231,7 +233,14 @@ typedef struct krn_model {
 
 /* ==== 4. Backends ============================================================ */
 
-enum { KRN_MAX_ROWS = 64 };
+/* KRN_MAX_ROWS: the rows of a step everything but prefill plans for — a
+ * verify step (the last token and up to 63 drafted ones), the CUDA
+ * backend's row buckets and graphs, the rows of logits a batch may ask for
+ * (so a session's logits buffer is 64 rows). KRN_MAX_BATCH_ROWS: the
+ * largest batch a backend can be made for (krn_options.max_batch_rows), for
+ * prefill chunks of up to 1,024 rows; only its last 64 rows may want logits
+ * (krn_batch). */
+enum { KRN_MAX_ROWS = 64, KRN_MAX_BATCH_ROWS = 1024 };
 
 /* One launch choice of a backend — a kernel variant, a split rule, an
  * overlap mask — by name. Every choice gives the same bits
@@ -325,6 +334,14 @@ typedef struct krn_options {
     int32_t kv_capacity; /* positions 0..kv_capacity-1 (the longest context) */
     int32_t kv_slots;    /* KV-cache slots; 0: krn_kv_slots's. More (up to
                             kv_capacity) gives the same bits: tests use it */
+    /* The most rows of any batch this backend will be given: 0 (a zeroed
+     * options') or anything up to 64 is KRN_MAX_ROWS, today's scratch (every
+     * backend takes the 64-row steps verify needs); up to
+     * KRN_MAX_BATCH_ROWS for long prefill chunks. The scratch (activations of every row), and
+     * with a sliding window the KV ring (krn_kv_slots), grow with it, so a
+     * program asks only when it prefills in chunks above 64 rows. Out of
+     * range: an error at create naming it. The bits never depend on it. */
+    int32_t max_batch_rows;
     /* Choices to take as they are (a warm-up table's): each names one of
      * the backend's choices (krn_choices) and replaces what create would
      * pick; an unknown name or a value out of range is an error. Borrowed
@@ -337,21 +354,37 @@ typedef struct krn_options {
     krn_tuning tuning;
 } krn_options;
 
-/* The KV-cache slots a context of kv_capacity positions needs: all of them,
- * or with a sliding window a ring of window + KRN_MAX_ROWS - 1 slots
- * (position p lives in slot p % slots). The ring is that large so that a
- * step of up to 64 rows writing positions L..L+63 overwrites only positions
- * at or before L - window, which no row at L or later reads: a verify step
- * whose rows are rolled back has destroyed nothing a later step needs. */
-int32_t krn_kv_slots(const krn_model *m, int32_t kv_capacity);
+/* The KV-cache slots a context of kv_capacity positions needs when no batch
+ * has more than max_batch_rows rows (64 or less: KRN_MAX_ROWS, as
+ * krn_options): all
+ * of them, or with a sliding window a ring of window + max_batch_rows - 1
+ * slots (position p lives in slot p % slots). The ring is that large so that
+ * a step of up to B rows writing positions L..L+B-1 overwrites only
+ * positions at or before L - window, which no row at L or later reads — not
+ * the step's own first row, which reads back to L - window + 1 after every
+ * row of the step has written its K/V, nor a later step after a verify
+ * step whose rows were rolled back. */
+int32_t krn_kv_slots(const krn_model *m, int32_t kv_capacity, int32_t max_batch_rows);
+
+/* The batch row whose logits are a batch's logits row 0: 0 for a batch of
+ * up to KRN_MAX_ROWS rows, else n_rows - KRN_MAX_ROWS (krn_batch: the
+ * logits buffer holds a batch's last 64 rows at most). */
+static inline int krn_logits_row0(int n_rows) {
+    return n_rows > KRN_MAX_ROWS ? n_rows - KRN_MAX_ROWS : 0;
+}
 
 /* One forward step. Row r embeds tokens[r] at position pos[r], writes its
  * key and value into KV slot pos[r] % slots, attends to positions
  * max(0, pos[r] - window + 1) .. pos[r] (whose keys the cache must hold:
  * earlier steps' or this batch's), and, from row logits_from on, writes
- * n_vocab logits to logits + r * n_vocab. Rows are independent: row r's
- * logits are the same bits whatever the other rows are, and whether the
- * rows before it had theirs computed.
+ * n_vocab logits to logits + (r - krn_logits_row0(n_rows)) * n_vocab: for a
+ * batch of up to 64 rows, logits + r * n_vocab; a larger one (a prefill
+ * chunk, up to the backend's max_batch_rows) keeps the logits of its last
+ * 64 rows at most, so it must have logits_from >= n_rows - KRN_MAX_ROWS
+ * (an error otherwise) and its logits buffer holds 64 rows, the last at
+ * logits + 63 * n_vocab. Rows are independent: row r's logits are the
+ * same bits whatever the other rows are, how many there are, and whether
+ * the rows before it had theirs computed.
  *
  * logits_from exists for prefill, where only the prompt's last row is
  * sampled: the LM head (n_vocab x n_embd, the largest matmul) would
@@ -360,16 +393,21 @@ int32_t krn_kv_slots(const krn_model *m, int32_t kv_capacity);
  * the CPU backend skips their output norm and LM head; the CUDA backend
  * skips them only when no row wants logits (logits_from = n_rows: its
  * graphs are captured per row bucket, with the LM head over all rows or
- * none) and copies back rows logits_from.. only. Read only rows from
- * logits_from on. */
+ * none; a batch above 64 rows, run without a graph, has it over its last
+ * 64) and copies back rows logits_from.. only. Read only rows from
+ * logits_from on. Batches above 64 rows on the CUDA backend are written
+ * but not yet run on a GPU (tests/gpu/test_cuda_backend.c checks them). */
 typedef struct krn_batch {
-    int n_rows;             /* 1..KRN_MAX_ROWS */
+    int n_rows;             /* 1..KRN_MAX_ROWS, or up to the backend's
+                               krn_options.max_batch_rows */
     const int32_t *tokens;  /* n_rows ids, each < n_vocab */
     const int32_t *pos;     /* n_rows positions, each < kv_capacity */
-    float *logits;          /* n_rows * n_vocab; rows logits_from.. written */
+    float *logits;          /* min(n_rows, KRN_MAX_ROWS) * n_vocab; rows
+                               logits_from.. written (above) */
     int logits_from;        /* 0..n_rows: the first row whose logits are
                                needed; 0 (a zeroed batch's): every row,
-                               n_rows: none */
+                               n_rows: none. Above 64 rows: at least
+                               n_rows - KRN_MAX_ROWS */
 } krn_batch;
 
 typedef struct krn_backend krn_backend;

@@ -89,6 +89,15 @@ int bench_kv_fill(eng_session *s, int32_t d, sb_err *err);
 int bench_step_ms(eng_session *s, int32_t d, int rows, int reps, double *ms,
                   sb_err *err);
 
+/* The median milliseconds of `reps` (1..256) prefills of n prompt tokens
+ * from an empty cache in chunks of `chunk` rows (eng_session_prefill, the
+ * last row's logits computed: what a generation's prefill does), after one
+ * untimed prefill. chunk may go up to the session's prefill chunk
+ * (eng_options.prefill_chunk); n must fit its capacity. The ids are
+ * arbitrary (the time does not depend on them). */
+int bench_prefill_ms(eng_session *s, int32_t n, int chunk, int reps, double *ms,
+                     sb_err *err);
+
 /* Bytes a decode step reads from the weights: every tensor but the token
  * embedding, of which a step reads one row (unless it is also the tied LM
  * head, which a step reads whole). */

@@ -68,6 +68,33 @@ int bench_step_ms(eng_session *s, int32_t d, int rows, int reps, double *ms,
     return 0;
 }
 
+int bench_prefill_ms(eng_session *s, int32_t n, int chunk, int reps, double *ms,
+                     sb_err *err) {
+    enum { MAX_REPS = 256 };
+    const int32_t n_vocab = eng_n_vocab(eng_session_model(s));
+    if (n < 1 || n > eng_session_capacity(s) || reps < 1 || reps > MAX_REPS)
+        return sb_err_set(err, "bench_prefill_ms", "%d tokens, %d reps: expected "
+                          "1..%d tokens (the capacity), 1..%d reps", (int)n, reps,
+                          (int)eng_session_capacity(s), MAX_REPS);
+    int32_t *ids = malloc((size_t)n * sizeof *ids);
+    if (!ids) return sb_err_set(err, "bench_prefill_ms", "out of memory for %d ids", (int)n);
+    for (int32_t i = 0; i < n; i++) ids[i] = (int32_t)(((int64_t)i * 7919 + 13) % n_vocab);
+    double t[MAX_REPS];
+    int rc = 0;
+    for (int i = -1; rc == 0 && i < reps; i++) {
+        eng_session_truncate(s, 0);
+        double t0 = sb_now();
+        rc = eng_session_prefill(s, ids, n, chunk, eng_session_logits(s), err);
+        if (i >= 0) t[i] = (sb_now() - t0) * 1e3;
+    }
+    eng_session_truncate(s, 0);
+    free(ids);
+    if (rc) return -1;
+    qsort(t, (size_t)reps, sizeof *t, engine_cost__cmp);
+    *ms = t[reps / 2];
+    return 0;
+}
+
 static uint64_t engine_cost__tensor_bytes(const krn_tensor *t) {
     uint64_t row = 0;
     if (!t->data || !krn_row_bytes(t->type, t->ne0, &row)) return 0;

@@ -3,7 +3,7 @@
  * speculative loop's draft-length choice is made from (drafter/length.h).
  *
  * usage: engine_steps MODEL [--device cpu|cuda] [--depth D]... [--reps N]
- *        [--threads N] [--ctx N] [--rows N]
+ *        [--threads N] [--ctx N] [--rows N] [--prefill N [--chunk C]...]
  * For each KV depth D (default 0 and 4096) and each row count n in
  * 1 2 4 8 16 24 32 48 64, runs `reps` steps of n rows at positions
  * D..D+n-1 (rolling the cache back to D after each) and prints the median
@@ -14,6 +14,12 @@
  * and for the 7b shape on an H200, llama.cpp's figures of 2026-12-02 beside.
  * --rows N times only steps of N rows (one line per depth, no table): a
  * profiler's launch counts then start at the first such step.
+ * --prefill N times only prefills of N prompt tokens from an empty cache
+ * (no table): one line per --chunk C (1..1024; default 64; repeat it to
+ * time several in one run), the median of --reps prefills (each after one
+ * untimed) in ms and prompt tokens per second. The session is made for the
+ * largest chunk (eng_options.prefill_chunk: above 64 the backend's scratch
+ * grows), and every chunk runs on it.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,7 +28,7 @@
 
 #include "../lib/bench.h"
 
-enum { MAX_DEPTHS = 8 };
+enum { MAX_DEPTHS = 8, MAX_CHUNKS = 8 };
 
 typedef struct bench_opts {
     const char *model;
@@ -31,6 +37,9 @@ typedef struct bench_opts {
     int n_depths;
     int reps;
     int only_rows; // 0: every bucket
+    int32_t prefill; // --prefill: prompt tokens to time; 0: the step table
+    int chunks[MAX_CHUNKS]; // --chunk: prefill chunk sizes
+    int n_chunks;
 } bench_opts;
 
 static int parse(int argc, char **argv, bench_opts *o) {
@@ -44,6 +53,8 @@ static int parse(int argc, char **argv, bench_opts *o) {
         else if (!strcmp(a, "--threads")) o->eng.n_threads = atoi(v);
         else if (!strcmp(a, "--ctx")) o->eng.n_ctx = atoi(v);
         else if (!strcmp(a, "--rows")) o->only_rows = atoi(v);
+        else if (!strcmp(a, "--prefill")) o->prefill = atoi(v);
+        else if (!strcmp(a, "--chunk") && o->n_chunks < MAX_CHUNKS) o->chunks[o->n_chunks++] = atoi(v);
         else return -1;
         i++;
     }
@@ -52,8 +63,12 @@ static int parse(int argc, char **argv, bench_opts *o) {
         o->depths[1] = 4096;
         o->n_depths = 2;
     }
+    if (o->n_chunks == 0) o->chunks[o->n_chunks++] = KRN_MAX_ROWS;
+    for (int i = 0; i < o->n_chunks; i++)
+        if (o->chunks[i] < 1 || o->chunks[i] > KRN_MAX_BATCH_ROWS) return -1;
     o->model = argv[1];
-    return o->reps >= 1 && o->only_rows >= 0 && o->only_rows <= KRN_MAX_ROWS ? 0 : -1;
+    return o->reps >= 1 && o->only_rows >= 0 && o->only_rows <= KRN_MAX_ROWS &&
+                   o->prefill >= 0 ? 0 : -1;
 }
 
 /* llama.cpp on one H200 (measured 2026-12-02: upstream commit
@@ -141,12 +156,28 @@ static void print_facts(eng_session *s, const eng_model *m, const bench_opts *o,
     printf("device: %s\n", eng_session_device_name(s));
 }
 
+/* --prefill: one line per chunk size. */
+static int run_prefill(const bench_opts *o, eng_session *s, sb_err *err) {
+    const int reps = o->reps < 5 ? o->reps : 5; /* a prefill is long: 5 are enough */
+    for (int i = 0; i < o->n_chunks; i++) {
+        double ms = 0;
+        if (bench_prefill_ms(s, o->prefill, o->chunks[i], reps, &ms, err)) return -1;
+        printf("prefill %d tokens, chunk %d: %.2f ms, %.0f tokens/s (median of %d)\n",
+               (int)o->prefill, o->chunks[i], ms, 1e3 * o->prefill / ms, reps);
+        fflush(stdout);
+    }
+    return 0;
+}
+
 static int run(const bench_opts *o, eng_model *m, sb_err *err) {
     int32_t max_depth = 0;
     for (int i = 0; i < o->n_depths; i++)
         if (o->depths[i] > max_depth) max_depth = o->depths[i];
     eng_options eo = o->eng;
-    if (eo.n_ctx < max_depth + 64) eo.n_ctx = max_depth + 64;
+    if (o->prefill == 0 && eo.n_ctx < max_depth + 64) eo.n_ctx = max_depth + 64;
+    if (eo.n_ctx < o->prefill) eo.n_ctx = o->prefill; /* --prefill: no depths */
+    for (int i = 0; o->prefill && i < o->n_chunks; i++)
+        if (o->chunks[i] > eo.prefill_chunk) eo.prefill_chunk = o->chunks[i];
     const double t0 = sb_now();
     eng_session *s = eng_session_create(m, &eo, err);
     if (!s) return -1;
@@ -155,6 +186,11 @@ static int run(const bench_opts *o, eng_model *m, sb_err *err) {
     print_facts(s, m, o, eo.n_ctx, sb_now() - t0, &bytes, &gbs);
     const bool comparable = llama_comparable(eng_model_desc(m), eng_session_device_name(s));
     int rc = 0;
+    if (o->prefill) {
+        rc = run_prefill(o, s, err);
+        eng_session_destroy(s);
+        return rc;
+    }
     if (o->only_rows) {
         for (int i = 0; rc == 0 && i < o->n_depths; i++) {
             double ms = 0;
@@ -190,7 +226,8 @@ int main(int argc, char **argv) {
     bench_opts o = {0};
     if (argc < 2 || parse(argc, argv, &o)) {
         fprintf(stderr, "usage: engine_steps MODEL [--device cpu|cuda] [--depth D]... "
-                        "[--reps N] [--threads N] [--ctx N] [--rows N]\n");
+                        "[--reps N] [--threads N] [--ctx N] [--rows N] "
+                        "[--prefill N [--chunk C]...]\n");
         return 2;
     }
     sb_err err = {0};

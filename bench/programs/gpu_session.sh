@@ -21,7 +21,14 @@
 #        in its environment;
 #        LAB="--all" kernel_lab's lines (bench/programs/kernel_lab.cu) with
 #        those options, for each build that packed it; LAB_ONLY=1 runs only
-#        those, no tests or tables)
+#        those, no tests or tables;
+#        PREFILL_CHUNKS="64 256 512 1024" times a prefill of PREFILL_TOKENS
+#        (default 3946) prompt tokens at each of those chunk sizes, for each
+#        build (engine_steps --prefill, one session made for the largest
+#        chunk), to $OUT/prefill.txt; and checks that the first build's sb
+#        generate gives one output hash at every one of those chunks
+#        (--chunk, the same long prompt); PREFILL_ONLY=1 skips the step
+#        tables)
 # The first build's tests run first; a failure stops the run.
 set -uo pipefail
 OUT=${OUT:-/tmp/sb-gpu-out}
@@ -75,6 +82,29 @@ for spec in "$@"; do
     "/tmp/sb-$name/kernel_lab" "$MODEL" $LAB 2>&1 | tee "$OUT/lab-$name.txt"
 done
 [ "${LAB_ONLY:-0}" = 1 ] && exit 0
+# PREFILL_CHUNKS="64 256 ...": prefill speed by chunk size, then the hash of
+# one generation at each chunk, which must be the same (docs/determinism.md).
+if [ -n "${PREFILL_CHUNKS:-}" ]; then
+    chunk_args=$(for c in $PREFILL_CHUNKS; do printf -- '--chunk %s ' "$c"; done)
+    for spec in "$@"; do
+        name=${spec%%=*}
+        echo "== prefill ($name)" | tee -a "$OUT/prefill.txt"
+        "/tmp/sb-$name/engine_steps" "$MODEL" --device cuda --prefill "${PREFILL_TOKENS:-3946}" \
+            $chunk_args 2>> "$OUT/errors.log" | tee -a "$OUT/prefill.txt"
+    done
+    prompt=$(seq 1 700 | tr '\n' ' ') # 2,692 tokens: the default context (4096) holds it
+    hashes=""
+    for c in $PREFILL_CHUNKS; do
+        h=$("/tmp/sb-$first/sb" generate -m "$MODEL" --device cuda --chunk "$c" -n 32 --quiet \
+            -p "$prompt" 2>&1 | grep -o 'sha256=[0-9a-f]*')
+        echo "generate --chunk $c: ${h:-FAILED}" | tee -a "$OUT/prefill.txt"
+        [ -n "$h" ] || exit 1
+        hashes="$hashes $h"
+    done
+    [ "$(tr ' ' '\n' <<< "$hashes" | sort -u | grep -c .)" = 1 ] ||
+        { echo "prefill chunks gave different outputs"; exit 1; }
+fi
+[ "${PREFILL_ONLY:-0}" = 1 ] && exit 0
 for spec in "$@"; do table "${spec%%=*}" "${spec%%=*}"; done
 for v in ${VARIANTS:-}; do table "$first" "$first, ${v%%:*}" $(tr , " " <<< "${v#*:}"); done
 if [ "${PROFILE:-0}" = 1 ]; then

@@ -157,7 +157,7 @@ typedef struct krn_cpu_mm {
     int n_out;                          /* 1..KRN_CPU_MM_MAX_OUT */
     krn_cpu_mm_out out[KRN_CPU_MM_MAX_OUT];
     int64_t next;                       /* krn_cpu_claim's counter: 0 */
-    int n_rows;                         /* 1..KRN_MAX_ROWS */
+    int n_rows;                         /* 1..the backend's max_batch_rows */
     int64_t n_in;                       /* multiple of 32 */
     const float *x;                     /* row r at x + r*ldx (float weights) */
     int64_t ldx;

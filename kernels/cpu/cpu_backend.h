@@ -2,8 +2,9 @@
  * cpu_backend.h — private to kernels/cpu/: the CPU backend's state, shared
  * by create.c (allocation) and forward.c (the step).
  *
- * Every buffer is sized for KRN_MAX_ROWS rows at create time; a step never
- * allocates. Row r of a (64, n) buffer starts at r * n.
+ * Every buffer is sized for base.max_batch_rows rows (KRN_MAX_ROWS unless
+ * krn_options asked for more) at create time; a step never allocates. Row r
+ * of a (rows, n) buffer starts at r * n.
  */
 #ifndef SB_KERNELS_CPU_BACKEND_H
 #define SB_KERNELS_CPU_BACKEND_H
@@ -25,13 +26,13 @@ typedef struct krn_cpu {
     float *vecs;               /* aligned copies of norms and biases, owned:
                                   per layer attn_norm, ffn_norm, bq, bk, bv;
                                   then output_norm */
-    float *x;                  /* (64, n_embd) residual stream, owned */
-    float *h;                  /* (64, n_embd) normed input of a matmul */
-    float *q;                  /* (64, q_dim) */
-    float *k, *v;              /* (64, kv_dim) each */
-    float *att;                /* (64, q_dim) attention output */
-    float *g, *u;              /* (64, n_ff) each; g then holds silu(g)*u */
-    krn_act_block *xq;         /* (64, max_in/32) a matmul's quantized input,
+    float *x;                  /* (rows, n_embd) residual stream, owned */
+    float *h;                  /* (rows, n_embd) normed input of a matmul */
+    float *q;                  /* (rows, q_dim) */
+    float *k, *v;              /* (rows, kv_dim) each */
+    float *att;                /* (rows, q_dim) attention output */
+    float *g, *u;              /* (rows, n_ff) each; g then holds silu(g)*u */
+    krn_act_block *xq;         /* (rows, max_in/32) a matmul's quantized input,
                                   in groups of 256 (K-quant weights) */
     krn_act_block *xq32;       /* the same in groups of 32 (the other types) */
     krn_wblock *wbuf;          /* (n_threads, wbuf_stride) */

@@ -1,6 +1,7 @@
 /*
  * create.c — krn_cpu_create and destroy: the model check, the KV cache, the
- * scratch for KRN_MAX_ROWS rows, the RoPE table and the thread pool, all
+ * scratch for the backend's largest batch (krn_options.max_batch_rows: 64
+ * rows unless asked), the RoPE table and the thread pool, all
  * had up front so that a step never allocates and never fails.
  */
 #include <stdlib.h>
@@ -79,7 +80,7 @@ enum { KRN_CPU__N_BUFS = 16 };
  * krn_cpu__alloc. */
 static void krn_cpu__plan(krn_cpu *c, const krn_model *m, int32_t cap,
                           krn_cpu__buf b[KRN_CPU__N_BUFS]) {
-    const uint64_t rows = KRN_MAX_ROWS, nt = (uint64_t)c->n_threads;
+    const uint64_t rows = (uint64_t)c->base.max_batch_rows, nt = (uint64_t)c->n_threads;
     const uint64_t slots = (uint64_t)m->n_layer * (uint64_t)cap;
     const uint64_t kv_slot = (uint64_t)c->kv_dim * sizeof(uint16_t);
     const uint64_t n_vecs = (uint64_t)(m->n_layer + 1) *
@@ -189,6 +190,8 @@ krn_backend *krn_cpu_create(const krn_model *model, const krn_options *opt,
     }
     c->base = (krn_backend){.ops = &krn_cpu__ops, .model = model,
                             .kv_capacity = opt->kv_capacity};
+    c->base.max_batch_rows = krn_options_batch_rows(opt, err);
+    if (c->base.max_batch_rows < 0) goto fail;
     c->base.kv_slots = krn_options_slots(model, opt, err);
     if (c->base.kv_slots < 0) goto fail;
     c->n_threads = opt->n_threads < 1 ? 1

@@ -1,6 +1,7 @@
 /*
  * forward.c — the CPU reference backend's step: the Qwen2 forward pass over
- * 1..64 rows (create.c allocates what it uses).
+ * 1..64 rows, or up to the backend's max_batch_rows for a prefill chunk
+ * (create.c allocates what it uses).
  *
  * Per row r (all fp32; each operator's float order is in its own file):
  *   x = dequantized row tokens[r] of tok_embd
@@ -266,8 +267,10 @@ static void krn_cpu__lm_head(krn_cpu__step *s, int first) {
     mm.n_rows -= first;
     mm.xq += first * blocks;
     mm.xq32 += first * blocks;
+    /* Batch row r's logits at logits row r - krn_logits_row0 (kernels.h). */
+    const int64_t out_row = first - krn_logits_row0(s->batch->n_rows);
     krn_cpu__mm_add(&mm, &m->output, NULL,
-                    s->batch->logits + (int64_t)first * m->n_vocab, m->n_vocab);
+                    s->batch->logits + out_row * m->n_vocab, m->n_vocab);
     krn_cpu__run_mm(s, &mm);
 }
 

@@ -45,7 +45,10 @@ static inline void krn_cpu__mm_store(const krn_cpu_mm_out *out, int r, int64_t o
 }
 
 /* Outputs [o0, o1) of out by the fused kernel f, tw (its tile width) at a
- * time. */
+ * time. The kernels take at most KRN_MAX_ROWS rows (qdot.h), so a larger
+ * batch (a long prefill chunk) runs each tile over slabs of 64 rows while
+ * the tile's weights are still in cache; every output is still one whole
+ * canonical dot, so the slabs change no bit. */
 static void krn_cpu__mm_fused(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
                               int64_t o0, int64_t o1, krn_cpu_qdot_fn f, int tw,
                               uint64_t row_bytes) {
@@ -54,10 +57,14 @@ static void krn_cpu__mm_fused(const krn_cpu_mm *mm, const krn_cpu_mm_out *out,
     float dots[KRN_MAX_ROWS * KRN_CPU_TILE_MAX];
     for (int64_t o = o0; o < o1; o += tw) {
         const int n_out = o1 - o < tw ? (int)(o1 - o) : tw;
-        f((const uint8_t *)out->w->data + (uint64_t)o * row_bytes, row_bytes,
-          n_out, xq, nb, mm->n_rows, nb, dots);
-        for (int r = 0; r < mm->n_rows; r++)
-            krn_cpu__mm_store(out, r, o, dots + r * tw, n_out);
+        for (int r0 = 0; r0 < mm->n_rows; r0 += KRN_MAX_ROWS) {
+            const int rows = mm->n_rows - r0 < KRN_MAX_ROWS ? mm->n_rows - r0
+                                                            : KRN_MAX_ROWS;
+            f((const uint8_t *)out->w->data + (uint64_t)o * row_bytes, row_bytes,
+              n_out, xq + (int64_t)r0 * nb, nb, rows, nb, dots);
+            for (int r = 0; r < rows; r++)
+                krn_cpu__mm_store(out, r0 + r, o, dots + r * tw, n_out);
+        }
     }
 }
 

@@ -53,7 +53,8 @@ int krn_cpu_qdot_width(krn_cpu_isa isa);
 
 /* A tile: dots[r * W + i] = krn_dot_q(weight row i, activation row r) for
  * i < n_out (1..W, W = krn_cpu_qdot_width of the kernel's isa) and r <
- * n_rows (1..KRN_MAX_ROWS).
+ * n_rows (1..KRN_MAX_ROWS: the kernels keep a row's sums in fixed arrays of
+ * that many; matmul.c gives a larger batch to them 64 rows at a time).
  * Weight row i is nb ggml blocks (nb * 32 weights) at w + i * row_bytes;
  * activation row r's nb quantized blocks start at x + r * x_stride (in
  * blocks). Entries i >= n_out are written with unspecified values. */

@@ -34,10 +34,10 @@ __global__ void krn_cuda_quantize_kernel(const float *x, int64_t n, krn_cuda_act
 
 int krn_cuda_check_act_rows(const char *fn, int64_t n, int n_rows, const krn_cuda_acts *xq,
                             sb_err *err) {
-    if (n_rows < 1 || n_rows > KRN_MAX_ROWS || n < KRN_QBLOCK || n % KRN_QBLOCK ||
+    if (n_rows < 1 || n_rows > KRN_MAX_BATCH_ROWS || n < KRN_QBLOCK || n % KRN_QBLOCK ||
         n > xq->g32.q_stride)
         return sb_err_set(err, fn, "n_rows %d, n %lld: expected 1..%d rows of a "
-                          "positive multiple of %d", n_rows, (long long)n, KRN_MAX_ROWS,
+                          "positive multiple of %d", n_rows, (long long)n, KRN_MAX_BATCH_ROWS,
                           KRN_QBLOCK);
     return 0;
 }

@@ -206,13 +206,13 @@ static int krn_cuda__chunks(krn_cuda__chunker *k, int32_t c0, int32_t nb, int32_
 
 int krn_cuda_attention(const krn_cuda_attn *a, const krn_cuda_cfg *cfg, krn_cuda_exec ex,
                        sb_err *err) {
-    if (a->n_rows < 1 || a->n_rows > KRN_MAX_ROWS || a->head_dim < 2 ||
+    if (a->n_rows < 1 || a->n_rows > KRN_MAX_BATCH_ROWS || a->head_dim < 2 ||
         a->n_head < 1 || a->n_head_kv < 1 || a->n_head % a->n_head_kv ||
         a->span.nc < 1 || a->span.c_lo < 0 || a->kv_slots < 1)
         return sb_err_set(err, __func__, "n_rows %d, head_dim %d, heads %d/%d: "
                           "expected 1..%d rows, head_dim >= 2, n_head_kv "
                           "dividing n_head", a->n_rows, (int)a->head_dim,
-                          (int)a->n_head, (int)a->n_head_kv, KRN_MAX_ROWS);
+                          (int)a->n_head, (int)a->n_head_kv, KRN_MAX_BATCH_ROWS);
     const int32_t hd = a->head_dim, nc = a->span.nc;
     if (a->mode == 1 || (a->mode == 0 && nc == 1 && a->n_rows <= KRN_CUDA__REF_MAX_ROWS &&
                          krn_cuda__ref_smem(hd) <= (size_t)KRN_CUDA__REF_SMEM_MAX))
@@ -220,7 +220,8 @@ int krn_cuda_attention(const krn_cuda_attn *a, const krn_cuda_cfg *cfg, krn_cuda
     // Chunks a launch takes: every row's keys in one chunk (nc == 1) need
     // no merge; else batches of nbatch chunk states a (row, head), as many
     // as the scratch holds (at most 2048: the merge stages 4 floats per
-    // chunk).
+    // chunk). The scratch holds 16 chunks of 64 rows (backend.cu), so a
+    // batch of up to KRN_MAX_BATCH_ROWS rows gets at least 1.
     int32_t nbatch = 1;
     if (nc > 1) {
         const int64_t per_batch = a->slots / ((int64_t)a->n_rows * a->n_head);

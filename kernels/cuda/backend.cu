@@ -1,7 +1,8 @@
 // backend.cu — krn_cuda_create and destroy: the model check, device 0, the
 // weights uploaded as the file stores them, the norms and biases, the fp16
-// KV cache, the host's RoPE table and the scratch for KRN_MAX_ROWS rows, all
-// had up front so that a step never allocates.
+// KV cache, the host's RoPE table and the scratch for the backend's largest
+// batch (krn_options.max_batch_rows: 64 rows unless asked; the logits stay
+// 64 rows, kernels.h), all had up front so that a step never allocates.
 //
 // Out of memory is a clear error naming the buffer, its bytes, the total
 // this backend needs and the GPU's free bytes; nothing crashes. The KV
@@ -176,7 +177,9 @@ enum { KRN_CUDA__MM_PART_FLOATS = 4 << 20, KRN_CUDA__MM_COUNTS = 1 << 16 };
 
 // Chunk states of split-KV attention: a one-row step over up to 1024
 // chunks (65536 keys) in one pass, and at least 16 chunks (1024 keys) per
-// pass for 64 rows.
+// pass for 64 rows. Not grown for batches above 64 rows (memory stays as
+// it is): attention.cu runs their chunks in more passes (16 * 64 / rows
+// chunks a pass, at least 1), each followed by its merge.
 static void krn_cuda__attn_slots(krn_cuda *c, const krn_model *m, int32_t cap) {
     int64_t chunks = ((int64_t)cap + KRN_ATTN_CHUNK - 1) / KRN_ATTN_CHUNK;
     if (chunks > 1024) chunks = 1024;
@@ -308,11 +311,11 @@ static void krn_cuda__add_vec(krn_cuda__plan *p, const float **d, const krn_tens
     krn_cuda__add(p, (void **)d, bytes, what, t->data, bytes);
 }
 
-// Scratch of `per_row` elements of `elem` bytes for KRN_MAX_ROWS rows.
+// Scratch of `per_row` elements of `elem` bytes for `rows` rows.
 static void krn_cuda__add_rows(krn_cuda__plan *p, void **d, uint64_t per_row,
-                               uint64_t elem, const char *what) {
+                               uint64_t elem, uint64_t rows, const char *what) {
     uint64_t b = 0;
-    if (!sb_mul_u64(per_row, elem * KRN_MAX_ROWS, &b)) { p->overflow = true; return; }
+    if (!sb_mul_u64(per_row, elem * rows, &b)) { p->overflow = true; return; }
     krn_cuda__add(p, d, b, what, NULL, 0);
 }
 
@@ -332,25 +335,27 @@ static void krn_cuda__plan_state(krn_cuda__plan *p, krn_cuda *c, const krn_model
     krn_cuda__add(p, (void **)&c->rope_cos, rope, "RoPE cos table", NULL, 0);
     krn_cuda__add(p, (void **)&c->rope_sin, rope, "RoPE sin table", NULL, 0);
     const uint64_t f = sizeof(float);
-    krn_cuda__add_rows(p, (void **)&c->tokens, 1, sizeof(int32_t), "token ids");
-    krn_cuda__add_rows(p, (void **)&c->pos, 1, sizeof(int32_t), "positions");
-    krn_cuda__add_rows(p, (void **)&c->x, (uint64_t)c->n_embd, f, "x rows");
-    krn_cuda__add_rows(p, (void **)&c->h, (uint64_t)c->n_embd, f, "h rows");
-    krn_cuda__add_rows(p, (void **)&c->q, (uint64_t)c->q_dim, f, "q rows");
-    krn_cuda__add_rows(p, (void **)&c->k, (uint64_t)c->kv_dim, f, "k rows");
-    krn_cuda__add_rows(p, (void **)&c->v, (uint64_t)c->kv_dim, f, "v rows");
-    krn_cuda__add_rows(p, (void **)&c->att, (uint64_t)c->q_dim, f, "attention rows");
-    krn_cuda__add_rows(p, (void **)&c->g, (uint64_t)c->n_ff, f, "gate rows");
-    krn_cuda__add_rows(p, (void **)&c->u, (uint64_t)c->n_ff, f, "up rows");
-    krn_cuda__add_rows(p, (void **)&c->logits, (uint64_t)m->n_vocab, f, "logit rows");
+    // every row of the largest batch; the logits, of its last 64 at most
+    const uint64_t rows = (uint64_t)c->base.max_batch_rows, lrows = KRN_MAX_ROWS;
+    krn_cuda__add_rows(p, (void **)&c->tokens, 1, sizeof(int32_t), rows, "token ids");
+    krn_cuda__add_rows(p, (void **)&c->pos, 1, sizeof(int32_t), rows, "positions");
+    krn_cuda__add_rows(p, (void **)&c->x, (uint64_t)c->n_embd, f, rows, "x rows");
+    krn_cuda__add_rows(p, (void **)&c->h, (uint64_t)c->n_embd, f, rows, "h rows");
+    krn_cuda__add_rows(p, (void **)&c->q, (uint64_t)c->q_dim, f, rows, "q rows");
+    krn_cuda__add_rows(p, (void **)&c->k, (uint64_t)c->kv_dim, f, rows, "k rows");
+    krn_cuda__add_rows(p, (void **)&c->v, (uint64_t)c->kv_dim, f, rows, "v rows");
+    krn_cuda__add_rows(p, (void **)&c->att, (uint64_t)c->q_dim, f, rows, "attention rows");
+    krn_cuda__add_rows(p, (void **)&c->g, (uint64_t)c->n_ff, f, rows, "gate rows");
+    krn_cuda__add_rows(p, (void **)&c->u, (uint64_t)c->n_ff, f, rows, "up rows");
+    krn_cuda__add_rows(p, (void **)&c->logits, (uint64_t)m->n_vocab, f, lrows, "logit rows");
     krn_cuda_act *acts[2] = {&c->xq.g256, &c->xq.g32};
     for (int i = 0; i < 2; i++) {
-        krn_cuda__add_rows(p, (void **)&acts[i]->q, (uint64_t)acts[i]->q_stride, 1,
+        krn_cuda__add_rows(p, (void **)&acts[i]->q, (uint64_t)acts[i]->q_stride, 1, rows,
                            "quantized rows");
-        krn_cuda__add_rows(p, (void **)&acts[i]->d, (uint64_t)acts[i]->d_stride, f,
+        krn_cuda__add_rows(p, (void **)&acts[i]->d, (uint64_t)acts[i]->d_stride, f, rows,
                            "quantized row scales");
         krn_cuda__add_rows(p, (void **)&acts[i]->s, (uint64_t)acts[i]->s_stride,
-                           sizeof(int16_t), "quantized row sums");
+                           sizeof(int16_t), rows, "quantized row sums");
     }
     c->cfg.mm_part_cap = KRN_CUDA__MM_PART_FLOATS;
     c->cfg.mm_count_cap = KRN_CUDA__MM_COUNTS;
@@ -363,7 +368,7 @@ static void krn_cuda__plan_state(krn_cuda__plan *p, krn_cuda *c, const krn_model
     const uint64_t st = (uint64_t)m->head_dim + 2;
     krn_cuda__add(p, (void **)&c->attn_part, (uint64_t)c->attn_slots * st * f,
                   "attention chunk states", NULL, 0);
-    krn_cuda__add_rows(p, (void **)&c->attn_run, (uint64_t)m->n_head * st, f,
+    krn_cuda__add_rows(p, (void **)&c->attn_run, (uint64_t)m->n_head * st, f, rows,
                        "attention running states");
 }
 
@@ -505,6 +510,7 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
         return NULL;
     }
     if (krn_tuning_check(&opt->tuning, err)) return NULL;
+    if (krn_options_batch_rows(opt, err) < 0) return NULL;
     if (krn_cuda__pick_device(&device, err)) return NULL;
     size_t free0 = 0, free1 = 0, all = 0;
     cudaFree(0); // the context exists before the first reading
@@ -518,6 +524,7 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
     c->base.ops = &krn_cuda__ops;
     c->base.model = model;
     c->base.kv_capacity = opt->kv_capacity;
+    c->base.max_batch_rows = krn_options_batch_rows(opt, err); // checked above
     c->base.kv_slots = krn_options_slots(model, opt, err);
     if (c->base.kv_slots < 0) goto fail;
     c->device = device;

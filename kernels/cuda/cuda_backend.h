@@ -4,9 +4,11 @@
 //
 // Every operator matches the float order stated in kernels/cpu/<op>.c (the
 // same name); each kernel's comment states how it does. Every buffer is
-// sized for KRN_MAX_ROWS rows at create time; a step never allocates. Row r
-// of a (64, n) buffer starts at r * n. Device pointers are owned by the
-// backend and freed by krn_destroy.
+// sized at create time for base.max_batch_rows rows (KRN_MAX_ROWS unless
+// krn_options asked for more; the logits for KRN_MAX_ROWS always); a step
+// never allocates. Row r of a (rows, n) buffer starts at r * n. Device
+// pointers are owned by the backend and freed by krn_destroy. Batches above
+// 64 rows (forward.cu) are written but not yet run on a GPU.
 #ifndef SB_KERNELS_CUDA_BACKEND_H
 #define SB_KERNELS_CUDA_BACKEND_H
 
@@ -115,14 +117,15 @@ enum {
     KRN_CUDA__ST_GATEUP, KRN_CUDA__ST_SWIGLU, KRN_CUDA__ST_DOWN, KRN_CUDA__ST_HEAD,
     KRN_CUDA__ST_COPY, KRN_CUDA__N_STAGES,
     KRN_CUDA__PROF_EVENTS = 2048,
+    KRN_CUDA__PROF_BIG = KRN_MAX_ROWS + 1, // the row of every step above 64 rows
 };
 
 typedef struct krn_cuda_prof {
     cudaEvent_t ev[KRN_CUDA__PROF_EVENTS];
     int stage[KRN_CUDA__PROF_EVENTS];
     int n_ev;
-    double ms[KRN_MAX_ROWS + 1][KRN_CUDA__N_STAGES];
-    long steps[KRN_MAX_ROWS + 1];
+    double ms[KRN_CUDA__PROF_BIG + 1][KRN_CUDA__N_STAGES]; // [rows bucket][stage]
+    long steps[KRN_CUDA__PROF_BIG + 1];
 } krn_cuda_prof;
 
 // The attention chunks a step's rows span (host-known: the launches' shape
@@ -151,19 +154,19 @@ typedef struct krn_cuda {
     uint16_t *k_cache;         // (n_layer, kv_slots, kv_dim) fp16
     uint16_t *v_cache;         // same shape
     float *rope_cos, *rope_sin;// (kv_capacity, head_dim/2), the host's table
-    int32_t *tokens, *pos;     // (64) this step's rows
-    float *x;                  // (64, n_embd) residual stream
-    float *h;                  // (64, n_embd) normed input of a matmul
-    float *q;                  // (64, q_dim)
-    float *k, *v;              // (64, kv_dim) each
-    float *att;                // (64, q_dim) attention output
-    float *g, *u;              // (64, n_ff) each; g then holds silu(g)*u
-    float *logits;             // (64, n_vocab)
-    krn_cuda_acts xq;          // (64, max_in) a matmul's quantized input
+    int32_t *tokens, *pos;     // (rows) this step's rows
+    float *x;                  // (rows, n_embd) residual stream
+    float *h;                  // (rows, n_embd) normed input of a matmul
+    float *q;                  // (rows, q_dim)
+    float *k, *v;              // (rows, kv_dim) each
+    float *att;                // (rows, q_dim) attention output
+    float *g, *u;              // (rows, n_ff) each; g then holds silu(g)*u
+    float *logits;             // (64, n_vocab): a batch's last 64 rows at most
+    krn_cuda_acts xq;          // (rows, max_in) a matmul's quantized input
     krn_cuda_graph graphs[2][KRN_MAX_ROWS + 1]; // [with the LM head][row bucket] (cfg.graphs)
     krn_cuda_prof *prof;       // tuning.profile, else NULL; owned
     float *attn_part;          // split-KV chunk states, attn_slots of them,
-    float *attn_run;           // and (64, n_head) running states, each
+    float *attn_run;           // and (rows, n_head) running states, each
     int64_t attn_slots;        // (head_dim + 2) floats: m, l, acc[head_dim]
     int64_t mem_taken, mem_used; // krn_device_memory's figures
     krn_choice choices[KRN_CUDA__N_CHOICES]; // krn_choices: cfg's choices
@@ -185,8 +188,8 @@ int krn_cuda_rmsnorm_quant(const float *x, const float *w, float eps,
 // act_quantize.cu: xq[r] = krn_quantize_act(x[r]) for rows of n floats.
 int krn_cuda_quantize(const float *x, int64_t n, int n_rows, const krn_cuda_acts *xq,
                       krn_cuda_exec ex, sb_err *err);
-// The shape check of every launch that quantizes rows into xq: 1..KRN_MAX_ROWS
-// rows of n floats, n a positive multiple of 32 that xq's rows hold; else
+// The shape check of every launch that quantizes rows into xq:
+// 1..KRN_MAX_BATCH_ROWS rows of n floats, n a positive multiple of 32 that xq's rows hold; else
 // an error in fn's name.
 int krn_cuda_check_act_rows(const char *fn, int64_t n, int n_rows, const krn_cuda_acts *xq,
                             sb_err *err);

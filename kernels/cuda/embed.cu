@@ -20,10 +20,10 @@ __global__ void krn_cuda_embed_kernel(const uint8_t *tok, int type,
 
 int krn_cuda_embed(const krn_cuda_mat *tok, const int32_t *tokens, int n_rows,
                    float *x, krn_cuda_exec ex, sb_err *err) {
-    if (n_rows < 1 || n_rows > KRN_MAX_ROWS || tok->ne0 < 1)
+    if (n_rows < 1 || n_rows > KRN_MAX_BATCH_ROWS || tok->ne0 < 1)
         return sb_err_set(err, __func__, "n_rows %d, n_embd %lld: expected "
                           "1..%d rows of >= 1", n_rows, (long long)tok->ne0,
-                          KRN_MAX_ROWS);
+                          KRN_MAX_BATCH_ROWS);
     const dim3 grid((unsigned)n_rows, (unsigned)((tok->ne0 + 255) / 256));
     krn_cuda_launch(krn_cuda_embed_kernel, KRN_CUDA_PDL_OTHER, grid, 256, 0, ex, tok->data,
                     (int)tok->type, tok->row_bytes, tok->ne0, tokens, x);

@@ -1,6 +1,8 @@
 // forward.cu — the CUDA backend's step: the Qwen2 forward pass over 1..64
-// rows, the same stages in the same order as kernels/cpu/forward.c, each
-// one launch (or a few) on the backend's stream:
+// rows (a captured graph per row bucket), or up to the backend's
+// max_batch_rows for a prefill chunk (direct launches), the same stages in
+// the same order as kernels/cpu/forward.c, each one launch (or a few) on
+// the backend's stream:
 //
 //   x = embedding rows                                   embed.cu
 //   per layer:
@@ -13,7 +15,7 @@
 //     g = Wgate·h, u = Wup·h (one launch)
 //     g = silu(g)*u, and quant(g)                         ffn.cu
 //     x = x + Wdown·quant(g)
-//   logits = Woutput·rmsnorm(x, output_norm)
+//   logits = Woutput·rmsnorm(x, output_norm)             the last 64 rows at most
 //
 // Launches on one stream run in order, so every row's K/V of a layer is in
 // the cache before any row attends (rows of one batch see each other, as on
@@ -70,10 +72,11 @@ void krn_cuda_prof_print(const krn_cuda *c) {
                                                                                    : "auto");
     for (int s = 1; s < KRN_CUDA__N_STAGES; s++) fprintf(stderr, " %9s", krn_cuda__stage_names[s]);
     fprintf(stderr, "     total\n");
-    for (int n = 1; n <= KRN_MAX_ROWS; n++) {
+    for (int n = 1; n <= KRN_CUDA__PROF_BIG; n++) {
         if (!p->steps[n]) continue;
         double total = 0.0;
-        fprintf(stderr, "%4d %5ld", n, p->steps[n]);
+        if (n == KRN_CUDA__PROF_BIG) fprintf(stderr, " >%2d %5ld", KRN_MAX_ROWS, p->steps[n]);
+        else fprintf(stderr, "%4d %5ld", n, p->steps[n]);
         for (int s = 1; s < KRN_CUDA__N_STAGES; s++) {
             const double us = 1e3 * p->ms[n][s] / (double)p->steps[n];
             total += us;
@@ -159,6 +162,39 @@ static int krn_cuda__ffn_block(const krn_cuda *c, int n, int32_t il, sb_err *err
     return 0;
 }
 
+// Rows r0.. of a quantized batch a: the same layout from row r0 on.
+static krn_cuda_act krn_cuda__act_from(const krn_cuda_act *a, int r0) {
+    krn_cuda_act o = *a;
+    o.q += (int64_t)r0 * a->q_stride;
+    o.d += (int64_t)r0 * a->d_stride;
+    o.s += (int64_t)r0 * a->s_stride;
+    return o;
+}
+
+// logits = Woutput·rmsnorm(x, output_norm) for the last rows of a step of n:
+// rows r0 = krn_logits_row0(n) .. n-1 (every row up to 64; a larger batch's
+// last 64, the most it may want: kernels.h), into rows 0.. of c->logits,
+// which holds 64. Each row is computed by itself, so starting at r0 changes
+// no bit of it; for n <= 64 these are the launches, pointers and all, of the
+// whole step (r0 = 0), as captured in the graphs.
+static int krn_cuda__head(const krn_cuda *c, int n, sb_err *err) {
+    const krn_model *m = c->base.model;
+    const krn_cuda_exec ex = krn_cuda__exec(c);
+    const int r0 = krn_logits_row0(n), rows = n - r0;
+    const krn_cuda_acts xq = {krn_cuda__act_from(&c->xq.g256, r0),
+                              krn_cuda__act_from(&c->xq.g32, r0)};
+    float *h = c->h + (int64_t)r0 * c->n_embd;
+    if (krn_cuda_rmsnorm_quant(c->x + (int64_t)r0 * c->n_embd, c->output_norm, m->rms_eps,
+                               c->n_embd, rows, h, &xq, ex, err))
+        return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_NORM);
+    const krn_cuda_act *in = krn_type_is_kquant(c->output.type) ? &xq.g256 : &xq.g32;
+    const krn_cuda_mm out = {&c->output, h, in, NULL, false, c->logits, m->n_vocab, rows};
+    if (krn_cuda_matmul(&out, 1, &c->cfg, ex, err)) return -1;
+    krn_cuda__mark(c, KRN_CUDA__ST_HEAD);
+    return 0;
+}
+
 // Every launch of a step for n rows, reading c->tokens and c->pos; span
 // (the attention chunks the rows reach) sizes the attention launches. The
 // output norm and LM head run only when head is set (some row wants logits).
@@ -172,16 +208,7 @@ static int krn_cuda__enqueue(const krn_cuda *c, int n, krn_cuda_span span, bool 
         if (krn_cuda__attention_block(c, n, il, span, err) ||
             krn_cuda__ffn_block(c, n, il, err))
             return -1;
-    if (!head) return 0;
-    if (krn_cuda_rmsnorm_quant(c->x, c->output_norm, m->rms_eps, c->n_embd, n,
-                               c->h, &c->xq, ex, err))
-        return -1;
-    krn_cuda__mark(c, KRN_CUDA__ST_NORM);
-    const krn_cuda_mm out = krn_cuda__mm(c, n, &c->output, c->h, NULL, false, c->logits,
-                                         m->n_vocab);
-    if (krn_cuda_matmul(&out, 1, &c->cfg, ex, err)) return -1;
-    krn_cuda__mark(c, KRN_CUDA__ST_HEAD);
-    return 0;
+    return head ? krn_cuda__head(c, n, err) : 0;
 }
 
 // CUDA graphs (on unless krn_tuning.no_graphs, SB_CUDA_GRAPHS=0): the step's launches are
@@ -256,18 +283,27 @@ int krn_cuda_warm_up(krn_cuda *c, sb_err *err) {
     return KRN_CUDA_CHECK(cudaStreamSynchronize(c->stream), err);
 }
 
+// A batch of more than KRN_MAX_ROWS rows (a prefill chunk, up to the
+// backend's max_batch_rows) has no bucket and no graph: it runs as itself
+// with direct launches, whose overhead is small beside its work; its LM
+// head runs over its last 64 rows at most (krn_cuda__head). NOT YET RUN ON
+// A GPU (written without one): tests/gpu/test_cuda_backend.c's chunks of
+// 256 and 300 rows check it against the CPU.
 int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     krn_cuda *c = (krn_cuda *)b;
-    const int n = batch->n_rows, nb = krn_cuda__bucket(n);
+    const int n = batch->n_rows;
+    const bool big = n > KRN_MAX_ROWS;
+    const int nb = big ? n : krn_cuda__bucket(n);
     // Rows n .. nb-1 are padding: copies of the last live row. Every row is
     // computed as if alone (docs/determinism.md), so a copy gets that row's bits
     // exactly: it writes the same K/V bits to the same slot, reads no slot
     // the live rows do not, and its logits are not copied back.
     // batch->logits_from: a step where no row wants logits skips the output
     // norm and LM head; otherwise the head runs over the whole bucket (one
-    // graph per bucket, not per logits_from) and rows logits_from.. are
-    // copied back.
-    int32_t tokens[KRN_MAX_ROWS], pos[KRN_MAX_ROWS];
+    // graph per bucket, not per logits_from), or a large batch's last 64
+    // rows, and rows logits_from.. are copied back (batch row r from logits
+    // row r - krn_logits_row0(n), kernels.h).
+    int32_t tokens[KRN_MAX_BATCH_ROWS], pos[KRN_MAX_BATCH_ROWS];
     const int32_t window = b->model->window;
     int32_t c_lo = INT32_MAX, c_hi = 0;
     for (int r = 0; r < nb; r++) {
@@ -280,7 +316,9 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     const krn_cuda_span span = {c_lo, c_hi - c_lo + 1};
     const size_t ids = (size_t)nb * sizeof(int32_t);
     const bool head = batch->logits_from < n;
-    const size_t skip = head ? (size_t)batch->logits_from * (size_t)b->model->n_vocab : 0;
+    const size_t skip = head ? (size_t)(batch->logits_from - krn_logits_row0(n)) *
+                                   (size_t)b->model->n_vocab
+                             : 0;
     const size_t out = head ? (size_t)(n - batch->logits_from) * (size_t)b->model->n_vocab : 0;
     int graphed = 0;
     if (c->prof) c->prof->n_ev = 0;
@@ -292,7 +330,8 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
         KRN_CUDA_CHECK(cudaMemcpyAsync(c->pos, pos, ids,
                                        cudaMemcpyHostToDevice, c->stream), err) ||
         (c->prof && (krn_cuda__mark(c, KRN_CUDA__ST_START), 0)) ||
-        (c->cfg.graphs && (graphed = krn_cuda__graph_step(c, nb, span, head, err)) < 0) ||
+        (c->cfg.graphs && !big &&
+         (graphed = krn_cuda__graph_step(c, nb, span, head, err)) < 0) ||
         (!graphed && krn_cuda__enqueue(c, nb, span, head, err)) ||
         (out && KRN_CUDA_CHECK(cudaMemcpyAsync(batch->logits + skip, c->logits + skip,
                                                out * sizeof(float), cudaMemcpyDeviceToHost,
@@ -302,6 +341,6 @@ int krn_cuda_forward(krn_backend *b, const krn_batch *batch, sb_err *err) {
     }
     if (c->prof) krn_cuda__mark(c, KRN_CUDA__ST_COPY);
     if (KRN_CUDA_CHECK(cudaStreamSynchronize(c->stream), err)) return -1;
-    krn_cuda__prof_collect(c, nb);
+    krn_cuda__prof_collect(c, big ? KRN_CUDA__PROF_BIG : nb);
     return 0;
 }

@@ -19,9 +19,9 @@
 static int krn_cuda__mm_check(const krn_cuda_mm *mm, sb_err *err) {
     const krn_cuda_mat *w = mm->w;
     const bool quantized = krn_type_is_quantized(w->type);
-    if (mm->n_rows < 1 || mm->n_rows > KRN_MAX_ROWS)
+    if (mm->n_rows < 1 || mm->n_rows > KRN_MAX_BATCH_ROWS)
         return sb_err_set(err, "krn_cuda_matmul", "n_rows is %d; expected 1..%d",
-                          mm->n_rows, KRN_MAX_ROWS);
+                          mm->n_rows, KRN_MAX_BATCH_ROWS);
     if (w->ne0 < KRN_QBLOCK || w->ne0 % KRN_QBLOCK || w->ne1 < 1 ||
         w->ne0 / KRN_QBLOCK > INT32_MAX / 64 || mm->ldy < w->ne1)
         return sb_err_set(err, "krn_cuda_matmul", "shape [%lld, %lld], ldy "

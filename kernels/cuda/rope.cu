@@ -49,12 +49,12 @@ __global__ void krn_cuda_rope_kv_kernel(krn_cuda_rope_kv a) {
 }
 
 int krn_cuda_rope_kv_write(const krn_cuda_rope_kv *a, krn_cuda_exec ex, sb_err *err) {
-    if (a->n_rows < 1 || a->n_rows > KRN_MAX_ROWS || a->head_dim < 2 ||
+    if (a->n_rows < 1 || a->n_rows > KRN_MAX_BATCH_ROWS || a->head_dim < 2 ||
         a->head_dim % 2 || a->n_head < 1 || a->n_head_kv < 1)
         return sb_err_set(err, __func__, "n_rows %d, head_dim %d, heads %d/%d: "
                           "expected 1..%d rows, an even head_dim and heads >= 1",
                           a->n_rows, (int)a->head_dim, (int)a->n_head,
-                          (int)a->n_head_kv, KRN_MAX_ROWS);
+                          (int)a->n_head_kv, KRN_MAX_BATCH_ROWS);
     const int64_t items = (int64_t)(a->n_head + a->n_head_kv) * (a->head_dim / 2) +
                           (int64_t)a->n_head_kv * a->head_dim;
     const dim3 grid((unsigned)a->n_rows, (unsigned)((items + 255) / 256));

@@ -197,6 +197,62 @@ static void test_prefill_last_logits_equal_steps(void **state) {
     }
 }
 
+/* A session made for long prefill chunks (eng_options.prefill_chunk 300):
+ * its prompt of 700 tokens prefilled in chunks of 300, 256, 64 and 1 gives
+ * plain steps' last logits, and a generation with the session's own chunk
+ * (eng_gen_params.prefill_chunk 0) the default session's tokens. A chunk
+ * above the session's, or an eng_options.prefill_chunk out of range, is
+ * refused by name; a default session's chunk stays 64. */
+static void test_long_prefill_chunks(void **state) {
+    (void)state;
+    eng_model *m = test_tiny_model_load(MK_RECIPE_Q4_K_M);
+    const size_t nv = (size_t)eng_n_vocab(m);
+    enum { N = 700 };
+    int32_t ids[N];
+    for (int32_t i = 0; i < N; i++) ids[i] = (int32_t)(sb_hash3(9, (uint64_t)i, 2) % nv);
+    float *want = malloc(nv * sizeof *want), *got = malloc(nv * sizeof *got);
+    assert_non_null(want);
+    assert_non_null(got);
+    sb_err err = {0};
+    eng_session *s = eng_session_create(m, &(eng_options){.n_threads = 2, .n_ctx = 1024,
+                                        .prefill_chunk = 300}, &err);
+    if (!s) fail_msg("eng_session_create: %s", err.msg);
+    assert_int_equal(eng_session_prefill_chunk(s), 300);
+    plain_last_logits(s, ids, N, want);
+    const int chunks[] = {300, 256, 64, 1};
+    for (int ci = 0; ci < 4; ci++) check_prefill(s, ids, N, chunks[ci], want, got);
+    eng_session_truncate(s, 0);
+    assert_int_equal(eng_session_prefill(s, ids, N, 301, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "prefill chunk of 301 rows; expected 1..300"));
+    /* a verify step stays at 64 rows */
+    err = (sb_err){0};
+    assert_int_equal(eng_session_step(s, ids, 65, eng_session_logits(s), &err), -1);
+    assert_non_null(strstr(err.msg, "step of 65 rows; expected 1..64"));
+    eng_session_destroy(s);
+    char ref[65], h[65];
+    generate(m, 2, 0, 0.0f, 16, ref, NULL);
+    generate_opt(m, &(eng_options){.n_threads = 2, .prefill_chunk = 300}, 0, 0.0f, 16, h, NULL);
+    assert_string_equal(ref, h);
+    s = eng_session_create(m, &(eng_options){.n_threads = 1}, &err);
+    assert_non_null(s);
+    assert_int_equal(eng_session_prefill_chunk(s), KRN_MAX_ROWS);
+    eng_session_destroy(s);
+    /* a smaller chunk is a generation's default; 64 rows still fit */
+    s = eng_session_create(m, &(eng_options){.n_threads = 1, .prefill_chunk = 16}, &err);
+    assert_non_null(s);
+    assert_int_equal(eng_session_prefill_chunk(s), 16);
+    assert_int_equal(eng_session_prefill(s, ids, KRN_MAX_ROWS, KRN_MAX_ROWS, NULL, &err), 0);
+    eng_session_destroy(s);
+    const int32_t bad[] = {-1, KRN_MAX_BATCH_ROWS + 1};
+    for (int i = 0; i < 2; i++) {
+        err = (sb_err){0};
+        assert_null(eng_session_create(m, &(eng_options){.prefill_chunk = bad[i]}, &err));
+        assert_non_null(strstr(err.msg, "prefill_chunk"));
+    }
+    free(want), free(got);
+    eng_model_free(m);
+}
+
 /* A prefill that wants no logits (NULL) computes none, yet fills the
  * cache: the step after it gives plain decoding's bits. */
 static void test_prefill_without_logits(void **state) {
@@ -449,6 +505,7 @@ static void test_sliding_window(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_hash_across_runs_threads_chunks),
+        cmocka_unit_test(test_long_prefill_chunks),
         cmocka_unit_test(test_rollback_recompute),
         cmocka_unit_test(test_prefill_last_logits_equal_steps),
         cmocka_unit_test(test_prefill_without_logits),

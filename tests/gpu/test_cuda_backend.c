@@ -17,7 +17,10 @@
  * 32 and 256; the attention kernels forced (krn_options.tuning.attention
  * rows, split) and chosen per step (auto, the default every other test runs) over
  * verify runs of 1..64 rows up to 1100 positions, with and without a
- * window; a clean error for a KV cache the GPU cannot hold.
+ * window; prefill chunks of 256 and 300 rows (a backend made for them,
+ * krn_options.max_batch_rows) with every attention kernel, with and
+ * without a window, and one step of 1,024 rows; a clean error for a KV
+ * cache the GPU cannot hold.
  * And whole generations through the engine: the GPU gives the CPU's tokens,
  * with speculation off, with random drafts of every length 1..63, and with
  * the copy drafter, greedy and seeded. The prefix cache: a CUDA session
@@ -530,6 +533,117 @@ static krn_backend *gpu_with_attn(const duo *d, krn_attn_kernel attn, int32_t ca
     return b;
 }
 
+/* ---- prefill chunks above 64 rows (krn_options.max_batch_rows) ----------------- */
+
+enum { LONG_N = 700, LONG_DECODE = 4, LONG_CAP = LONG_N + LONG_DECODE };
+
+/* A GPU backend made for batches of up to max_rows rows, with attention
+ * kernel attn. */
+static krn_backend *gpu_big(const duo *d, int32_t max_rows, krn_attn_kernel attn) {
+    sb_err err = {0};
+    const krn_options opt = {.kv_capacity = LONG_CAP, .max_batch_rows = max_rows,
+                             .tuning.attention = attn};
+    krn_backend *b = krn_cuda_create(&d->t->m, &opt, &err);
+    if (!b) fail_msg("krn_cuda_create (max_batch_rows %d, attention %s): %s",
+                     (int)max_rows, attn_name(attn), err.msg);
+    return b;
+}
+
+/* seq[0..LONG_N) prefilled on gpu in chunks of `chunk` rows, each asking
+ * for its last min(rows, 64) rows' logits (the most a batch above 64 rows
+ * may: kernels.h), then LONG_DECODE rows decoded one a step: every row
+ * computed equals the CPU's (`want`, every position) bit for bit. */
+static void check_big_chunks(const duo *d, krn_backend *gpu, const int32_t *seq, int chunk,
+                             const float *want, const char *name) {
+    float *got = logits_alloc(d, KRN_MAX_ROWS);
+    static int32_t pos[KRN_MAX_BATCH_ROWS];
+    char what[256];
+    snprintf(what, sizeof what, "%.128s, prefill in chunks of %d", name, chunk);
+    for (int p = 0; p < LONG_N; p += chunk) {
+        const int rows = LONG_N - p < chunk ? LONG_N - p : chunk;
+        const int row0 = krn_logits_row0(rows);
+        for (int r = 0; r < rows; r++) pos[r] = p + r;
+        step_from(gpu, rows, seq + p, pos, got, row0);
+        for (int r = row0; r < rows; r++)
+            expect_same_row(d, row_at(d, want, p + r), row_at(d, got, r - row0), what, r, p + r);
+    }
+    snprintf(what, sizeof what, "%.128s, decode after chunks of %d", name, chunk);
+    for (int p = LONG_N; p < LONG_CAP; p++) {
+        step_seq(gpu, seq, p, 1, got);
+        expect_same_row(d, row_at(d, want, p), got, what, 0, p);
+    }
+    free(got);
+}
+
+/* Chunks of 256 and 300 rows (and 64, on the same backend) on a GPU
+ * backend made for 300, for each attention kernel: 700 positions span 11
+ * attention chunks, whose states a 300-row step takes in several passes
+ * (attention.cu); the matmuls run 300 rows in 64-row tiles (mmq.cu) or a
+ * warp an output (mm_block32.cu, mm_float.cu); the LM head runs over the
+ * last 64 rows (forward.cu). With a sliding window of 100 the ring is
+ * 100 + 299 slots and wraps. */
+static void check_big(const tm_shape *sh, const tm_types *ty, uint64_t seed, int32_t window,
+                      const char *name) {
+    duo d = duo_create_window(sh, ty, seed, LONG_CAP, window);
+    int32_t seq[LONG_CAP];
+    make_seq(seq, LONG_CAP, sh->n_vocab, seed + 1);
+    float *want = logits_alloc(&d, LONG_CAP);
+    run_chunked(&d, d.cpu, seq, LONG_CAP, 64, want);
+    assert_sane(&d, want, LONG_CAP);
+    const krn_attn_kernel attns[] = {KRN_ATTN_AUTO, KRN_ATTN_SPLIT, KRN_ATTN_ROWS, KRN_ATTN_REF};
+    char what[128];
+    for (int a = 0; a < 4; a++) {
+        krn_backend *gpu = gpu_big(&d, 300, attns[a]);
+        const int chunks[] = {300, 256, 64};
+        for (int c = 0; c < 3; c++) {
+            snprintf(what, sizeof what, "%.64s, attention %.16s", name, attn_name(attns[a]));
+            check_big_chunks(&d, gpu, seq, chunks[c], want, what);
+        }
+        krn_destroy(gpu);
+    }
+    free(want);
+    duo_free(&d);
+}
+
+static void test_big_prefill_chunks(void **state) {
+    (void)state;
+    check_big(&SMALL, &MIXED, 60, 0, "mixed");
+    check_big(&WIDE, &MIXED2, 61, 0, "wide mixed2");
+    check_big(&SMALL, &MIXED2, 62, 100, "mixed2, window 100");
+}
+
+/* The largest batch: 1,024 rows in one step, its last 64 rows' logits,
+ * on the GPU as on the CPU; and the limits refused by name. */
+static void test_biggest_batch(void **state) {
+    (void)state;
+    enum { N = KRN_MAX_BATCH_ROWS };
+    duo d = duo_create(&SMALL, &MIXED2, 63, N);
+    static int32_t seq[N], pos[N];
+    make_seq(seq, N, SMALL.n_vocab, 64);
+    for (int r = 0; r < N; r++) pos[r] = r;
+    float *want = logits_alloc(&d, N), *got = logits_alloc(&d, KRN_MAX_ROWS);
+    run_chunked(&d, d.cpu, seq, N, 64, want);
+    sb_err err = {0};
+    krn_backend *gpu = krn_cuda_create(&d.t->m, &(krn_options){.kv_capacity = N,
+                                       .max_batch_rows = N}, &err);
+    if (!gpu) fail_msg("krn_cuda_create (max_batch_rows %d): %s", N, err.msg);
+    step_from(gpu, N, seq, pos, got, N - KRN_MAX_ROWS);
+    for (int r = 0; r < KRN_MAX_ROWS; r++)
+        expect_same_row(&d, row_at(&d, want, N - KRN_MAX_ROWS + r), row_at(&d, got, r),
+                        "1,024 rows in one step", r, N - KRN_MAX_ROWS + r);
+    krn_batch bad = {.n_rows = N, .tokens = seq, .pos = pos, .logits = got,
+                     .logits_from = N - KRN_MAX_ROWS - 1};
+    assert_int_equal(krn_forward(gpu, &bad, &err), -1);
+    assert_non_null(strstr(err.msg, "logits_from"));
+    krn_destroy(gpu);
+    err = (sb_err){0};
+    assert_null(krn_cuda_create(&d.t->m, &(krn_options){.kv_capacity = N,
+                                .max_batch_rows = N + 1}, &err));
+    assert_non_null(strstr(err.msg, "max_batch_rows"));
+    free(want), free(got);
+    duo_free(&d);
+}
+
 /* A sliding window of 100 positions (a ring of 163 slots) over 300
  * positions: the GPU's rows equal the CPU's bit for bit across the wrap,
  * whatever the step sizes and with rejected verify rows rolled back in
@@ -539,7 +653,7 @@ static void test_sliding_window(void **state) {
     (void)state;
     enum { N = 300, WINDOW = 100 };
     duo d = duo_create_window(&SMALL, &MIXED, 16, MAX_SEQ, WINDOW);
-    assert_int_equal(krn_kv_slots(&d.t->m, MAX_SEQ), WINDOW + 63);
+    assert_int_equal(krn_kv_slots(&d.t->m, MAX_SEQ, 0), WINDOW + 63);
     int32_t seq[N], junk[N + KRN_MAX_ROWS];
     make_seq(seq, N, SMALL.n_vocab, 6);
     make_seq(junk, N + KRN_MAX_ROWS, SMALL.n_vocab, 7);
@@ -975,6 +1089,8 @@ int main(void) {
         cmocka_unit_test(test_rollback),
         cmocka_unit_test(test_long_context),
         cmocka_unit_test(test_sliding_window),
+        cmocka_unit_test(test_big_prefill_chunks),
+        cmocka_unit_test(test_biggest_batch),
         cmocka_unit_test(test_rows_kernel),
         cmocka_unit_test(test_rows_kernel_window),
         cmocka_unit_test(test_generate_cpu_gpu_speculation),

@@ -703,7 +703,7 @@ enum { WINDOW = 40 }; /* ring of 40 + 63 = 103 slots: 150 positions wrap it */
 static void test_window_vs_double(void **state) {
     (void)state;
     tm_types ty = tm_uniform_types(KRN_F32, false);
-    assert_int_equal(krn_kv_slots(&(krn_model){.window = WINDOW}, CAP), WINDOW + 63);
+    assert_int_equal(krn_kv_slots(&(krn_model){.window = WINDOW}, CAP, 0), WINDOW + 63);
     check_vs_double(&ty, 2e-4, 33, WINDOW, 150);
 }
 
@@ -780,6 +780,149 @@ static void test_window_bad_slots(void **state) {
     tm_free(t);
 }
 
+/* ---- batches above 64 rows (long prefill chunks) ------------------------------ */
+
+enum { LONG_N = 700, LONG_DECODE = 4, LONG_CAP = LONG_N + LONG_DECODE };
+
+static krn_backend *backend_rows(const tmodel *t, int32_t cap, int32_t max_rows,
+                                 int32_t kv_slots) {
+    sb_err err = {0};
+    krn_backend *b = krn_cpu_create(&t->m, &(krn_options){.n_threads = 2,
+                                    .kv_capacity = cap, .kv_slots = kv_slots,
+                                    .max_batch_rows = max_rows}, &err);
+    if (!b) fail_msg("krn_cpu_create (max_batch_rows %d): %s", (int)max_rows, err.msg);
+    return b;
+}
+
+/* Prefills seq[0..LONG_N) on b in chunks of `chunk` rows, each asking for
+ * the logits of its last min(rows, 64) rows (the most a batch above 64
+ * rows may: kernels.h, krn_logits_row0), then decodes LONG_DECODE more
+ * positions a row at a time; every row computed must equal `ref` (every
+ * position's logits, computed a row a step on a cache of its own) bit for
+ * bit: the chunk's K/V and logits, and the later rows that read the cache. */
+static void check_long_chunks(krn_backend *b, const int32_t *seq, int chunk,
+                              const float *ref) {
+    float *got = logits_alloc(KRN_MAX_ROWS);
+    static int32_t pos[KRN_MAX_BATCH_ROWS];
+    for (int p = 0; p < LONG_N; p += chunk) {
+        const int rows = LONG_N - p < chunk ? LONG_N - p : chunk;
+        const int row0 = krn_logits_row0(rows);
+        for (int r = 0; r < rows; r++) pos[r] = p + r;
+        step_from(b, rows, seq + p, pos, got, row0);
+        if (memcmp(got, ref + (size_t)(p + row0) * N_VOCAB, (size_t)(rows - row0) * ROW_BYTES))
+            fail_msg("chunk of %d rows at %d (chunks of %d): logits differ", rows, p, chunk);
+    }
+    for (int p = LONG_N; p < LONG_CAP; p++) {
+        step_seq(b, seq, p, 1, got);
+        if (memcmp(got, ref + (size_t)p * N_VOCAB, ROW_BYTES))
+            fail_msg("decode at %d after chunks of %d: logits differ", p, chunk);
+    }
+    free(got);
+}
+
+/* Chunk invariance holds for any batch size: 700 positions prefilled in
+ * chunks of 64, 256, 300 and 1,024 rows (backends made for 256, 300 and
+ * 1,024) give the bits of one row a step, for the chunks' rows with logits
+ * and for the rows decoded after them. The fused matmul kernels take 64
+ * rows at a time (qdot.h), so chunks of 256 and 300 run them over several
+ * slabs, 300 over a partial last one. */
+static void test_long_chunks(void **state) {
+    (void)state;
+    tmodel *t = tm_small(&MIXED, 40);
+    int32_t seq[LONG_CAP];
+    make_seq(seq, LONG_CAP, 41);
+    float *ref = logits_alloc(LONG_CAP);
+    krn_backend *b = backend_rows(t, LONG_CAP, 0, 0);
+    run_chunked(b, seq, LONG_CAP, 1, ref);
+    assert_sane(ref, LONG_CAP);
+    check_long_chunks(b, seq, 64, ref);
+    krn_destroy(b);
+    const int chunks[] = {256, 300, 1024};
+    for (int i = 0; i < 3; i++) {
+        b = backend_rows(t, LONG_CAP, chunks[i], 0);
+        check_long_chunks(b, seq, chunks[i], ref);
+        if (chunks[i] == 300) check_long_chunks(b, seq, 7, ref); /* small ones too */
+        krn_destroy(b);
+    }
+    free(ref);
+    tm_free(t);
+}
+
+/* The limits of a large batch, each refused by name: more rows than the
+ * backend was made for; logits asked of a row before the last 64; a
+ * max_batch_rows out of range at create. */
+static void test_long_batch_limits(void **state) {
+    (void)state;
+    tmodel *t = tm_small(&MIXED, 42);
+    static int32_t tok[KRN_MAX_BATCH_ROWS + 1], pos[KRN_MAX_BATCH_ROWS + 1];
+    for (int r = 0; r <= KRN_MAX_BATCH_ROWS; r++) tok[r] = r % N_VOCAB, pos[r] = r;
+    float *got = logits_alloc(KRN_MAX_ROWS);
+    krn_backend *b = backend_rows(t, 200, 100, 0);
+    krn_batch batch = {.n_rows = 101, .tokens = tok, .pos = pos, .logits = got,
+                       .logits_from = 37};
+    expect_refused(b, &batch, "n_rows is 101; expected 1..100 (the backend's max_batch_rows)");
+    batch.n_rows = 100, batch.logits_from = 35;
+    expect_refused(b, &batch, "logits_from is 35 for a batch of 100 rows; expected >= 36");
+    batch.logits_from = 0;
+    expect_refused(b, &batch, "expected >= 36");
+    batch.logits_from = 36; /* exactly the last 64 rows */
+    sb_err err = {0};
+    assert_int_equal(krn_forward(b, &batch, &err), 0);
+    assert_sane(got, KRN_MAX_ROWS);
+    krn_destroy(b);
+    const int32_t bad[] = {-1, KRN_MAX_BATCH_ROWS + 1};
+    for (int i = 0; i < 2; i++) {
+        err = (sb_err){0};
+        assert_null(krn_cpu_create(&t->m, &(krn_options){.n_threads = 1, .kv_capacity = CAP,
+                                   .max_batch_rows = bad[i]}, &err));
+        assert_non_null(strstr(err.msg, "max_batch_rows"));
+    }
+    /* Below 64, max_batch_rows is 64: a verify step's rows always fit. */
+    b = backend_rows(t, CAP, 16, 0);
+    batch = (krn_batch){.n_rows = KRN_MAX_ROWS, .tokens = tok, .pos = pos, .logits = got};
+    assert_int_equal(krn_forward(b, &batch, &err), 0);
+    krn_destroy(b);
+    /* The largest batch: 1,024 rows, logits of the last 64. */
+    b = backend_rows(t, KRN_MAX_BATCH_ROWS, KRN_MAX_BATCH_ROWS, 0);
+    batch = (krn_batch){.n_rows = KRN_MAX_BATCH_ROWS, .tokens = tok, .pos = pos,
+                        .logits = got, .logits_from = KRN_MAX_BATCH_ROWS - KRN_MAX_ROWS};
+    assert_int_equal(krn_forward(b, &batch, &err), 0);
+    assert_sane(got, KRN_MAX_ROWS);
+    krn_destroy(b);
+    free(got);
+    tm_free(t);
+}
+
+/* A sliding window with batches above 64 rows: the ring is window + B - 1
+ * slots for a backend made for B rows, so a chunk of B rows overwrites
+ * nothing its own first row reads; 700 positions in chunks of 200 wrap
+ * the ring of 239 slots and give the bits of a cache with a slot for every
+ * position stepped a row at a time. A ring sized for 64-row steps is
+ * refused for such a backend. */
+static void test_window_long_chunks(void **state) {
+    (void)state;
+    tmodel *t = tm_small(&MIXED, 43);
+    t->m.window = WINDOW;
+    assert_int_equal(krn_kv_slots(&t->m, LONG_CAP, 200), WINDOW + 199);
+    assert_int_equal(krn_kv_slots(&t->m, LONG_CAP, 0), WINDOW + 63);
+    int32_t seq[LONG_CAP];
+    make_seq(seq, LONG_CAP, 44);
+    float *ref = logits_alloc(LONG_CAP);
+    krn_backend *full = backend_rows(t, LONG_CAP, 0, LONG_CAP);
+    run_chunked(full, seq, LONG_CAP, 1, ref);
+    assert_sane(ref, LONG_CAP);
+    krn_destroy(full);
+    krn_backend *ring = backend_rows(t, LONG_CAP, 200, 0);
+    check_long_chunks(ring, seq, 200, ref);
+    krn_destroy(ring);
+    sb_err err = {0};
+    assert_null(krn_cpu_create(&t->m, &(krn_options){.n_threads = 1, .kv_capacity = LONG_CAP,
+                               .kv_slots = WINDOW + 63, .max_batch_rows = 200}, &err));
+    assert_non_null(strstr(err.msg, "kv_slots"));
+    free(ref);
+    tm_free(t);
+}
+
 static void test_shape_constants(void **state) {
     (void)state;
     const tm_shape want = {N_LAYER, N_EMBD, N_FF, N_HEAD, N_HEAD_KV, HD, N_VOCAB};
@@ -797,6 +940,9 @@ int main(void) {
         cmocka_unit_test(test_logits_from_rows),
         cmocka_unit_test(test_logits_from_keeps_cache),
         cmocka_unit_test(test_bad_batches),
+        cmocka_unit_test(test_long_chunks),
+        cmocka_unit_test(test_long_batch_limits),
+        cmocka_unit_test(test_window_long_chunks),
         cmocka_unit_test(test_create_refuses_bad_models),
         cmocka_unit_test(test_create_out_of_memory),
         cmocka_unit_test(test_choices),
