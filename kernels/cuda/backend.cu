@@ -102,7 +102,7 @@ static const krn_backend_ops krn_cuda__ops = {
 // below sm_90, where launches cannot overlap; else the mask, none, or the
 // default (common.cuh's KRN_CUDA_PDL_DEFAULT).
 static int32_t krn_cuda__overlap_mask(int major, int32_t want) {
-    static_assert(KRN_LAUNCH_OVERLAP_ALL == KRN_CUDA_PDL_ALL, "kernels.h's mask is common.cuh's");
+    static_assert((int)KRN_LAUNCH_OVERLAP_ALL == (int)KRN_CUDA_PDL_ALL, "kernels.h's mask is common.cuh's");
     if (major < 9 || want == KRN_TUNE_NONE) return 0;
     return want ? want : KRN_CUDA_PDL_DEFAULT;
 }

@@ -103,7 +103,7 @@ int krn_cuda_matmul(const krn_cuda_mm *mm, int n, const krn_cuda_cfg *cfg,
 // ---- setup ---------------------------------------------------------------------
 
 int krn_cuda_matmul_setup(krn_cuda_cfg *cfg, const krn_tuning *t, int device, sb_err *err) {
-    static_assert(KRN_MMVQ_MAX_ROWS == KRN_CUDA_MMVQ_MAX_ROWS, "kernels.h's bound is mmvq's");
+    static_assert((int)KRN_MMVQ_MAX_ROWS == (int)KRN_CUDA_MMVQ_MAX_ROWS, "kernels.h's bound is mmvq's");
     cfg->mm_split = !t->no_matmul_split;
     enum { MMVQ_DEFAULT_ROWS = 8 }; // 16 was slower on an H100 (bench/RESULTS.md, ninth pass)
     cfg->mmvq_rows = t->mmvq_rows == KRN_TUNE_NONE ? 0
