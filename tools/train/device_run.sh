@@ -29,7 +29,10 @@
 #       SHAPE (a name in shape.py: base, the committed model's, or wide)
 #       is the model trained; QUANT (q8_0 or q4_k_m) the file's
 #       quantization. A shape other than INIT's needs INIT=none (the run
-#       stops at once otherwise), and the quantized file must fit the
+#       stops at once otherwise) or INIT=widen: the model at WIDEN_FROM
+#       (default models/sonicboom-demo.gguf, shape base) widened to
+#       SHAPE by widen.py, the same function with room to grow (README,
+#       "Comparing shapes"); the quantized file must fit the
 #       25 MB the committed model may hold (status 4 otherwise, after
 #       train_summary.json). EVAL_QUANT=1 also scores the quantized file
 #       (widened to F32) on the held-out set, as eval_quantized.
@@ -48,6 +51,7 @@ HELDOUT_SEED=${HELDOUT_SEED:-1234}
 TRAIN_SECONDS=${TRAIN_SECONDS:-360}
 PER_CHUNK=${PER_CHUNK:-6}
 INIT=${INIT:-models/sonicboom-demo.gguf}
+WIDEN_FROM=${WIDEN_FROM:-models/sonicboom-demo.gguf}
 EDIT_WEIGHT=${EDIT_WEIGHT:-10}
 MISTAKE_WEIGHT=${MISTAKE_WEIGHT:-0}
 KIND_WEIGHTS=${KIND_WEIGHTS:-}
@@ -95,9 +99,15 @@ python3 tools/train/shape.py --fits "$SHAPE" "$QUANT" | tee -a "$OUT/device_run.
     echo "device_run: shape $SHAPE would not fit at $QUANT (QUANT=q4_k_m?)" >&2
     exit 1
 }
-if [ "$INIT" != none ] && ! python3 tools/train/shape.py --check "$SHAPE" "$INIT"; then
+if [ "$INIT" = widen ]; then
+    python3 tools/train/widen.py --check --in "$WIDEN_FROM" --to "$SHAPE" || {
+        echo "device_run: INIT=widen: WIDEN_FROM=$WIDEN_FROM cannot be widened to" \
+             "shape $SHAPE" >&2
+        exit 1
+    }
+elif [ "$INIT" != none ] && ! python3 tools/train/shape.py --check "$SHAPE" "$INIT"; then
     echo "device_run: INIT=$INIT is not shape $SHAPE; a new shape starts from" \
-         "random weights: set INIT=none" >&2
+         "random weights (INIT=none) or from the base model widened (INIT=widen)" >&2
     exit 1
 fi
 log "1. tasks (seed $SEED, $PER_CHUNK per chunk, $JOBS jobs)"
@@ -158,7 +168,14 @@ python3 -c "import torch, transformers; print('torch', torch.__version__, \
     | tee -a "$OUT/device_run.log"
 
 init_args=()
-if [ "$INIT" != none ]; then
+if [ "$INIT" = widen ]; then
+    log "3. starting from $WIDEN_FROM ($(sha256sum < "$WIDEN_FROM" | cut -c1-16)...), widened to F32 and to shape $SHAPE"
+    "$SB" quantize "$WIDEN_FROM" "$W/base-f32.gguf" --type f32
+    python3 tools/train/widen.py --in "$W/base-f32.gguf" --to "$SHAPE" --seed "$SEED" \
+        --out "$W/init-f32.gguf" | tee -a "$OUT/device_run.log"
+    rm -f "$W/base-f32.gguf"
+    init_args=(--init "$W/init-f32.gguf")
+elif [ "$INIT" != none ]; then
     log "3. starting from $INIT ($(sha256sum < "$INIT" | cut -c1-16)...), widened to F32"
     "$SB" quantize "$INIT" "$W/init-f32.gguf" --type f32
     init_args=(--init "$W/init-f32.gguf")
@@ -229,6 +246,9 @@ line = ("compare: shape %s, %s file %d bytes; %.1f min, %d steps, %.0f M tokens;
         % (s.get("shape_name", "base"), sys.argv[3], os.path.getsize(sys.argv[2]),
            minutes, s["steps"], s["tokens"] / 1e6, 100 * ev.get("exact_match", 0),
            100 * ev.get("exact_match", 0) / minutes, ev.get("answer_loss", 0)))
+if "eval_init" in s:  # the starting model (widened: the base model's function)
+    line += "; start exact %.1f%%, loss %.4f" % (100 * s["eval_init"]["exact_match"],
+                                                  s["eval_init"]["answer_loss"])
 if "eval_quantized" in s:
     q = s["eval_quantized"]
     line += "; quantized file exact %.1f%%, loss %.4f" % (100 * q["exact_match"], q["answer_loss"])
