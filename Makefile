@@ -243,30 +243,33 @@ $(BUILD)/qdot_rate: bench/programs/qdot_rate.c $(BUILD)/libsb.a
 $(BUILD)/engine_steps: bench/programs/engine_steps.c $(BENCH_LIB) $(BUILD)/libsb.a
 	$(CC) $(SB_CFLAGS) $(LDFLAGS) -o $@ $< $(BENCH_LIB) $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 
-# One backend kernel alone against the memory floor (bench/programs/kernel_lab.cu:
-# `kernel_lab MODEL --kernel mmvq --matrix q`, `--all` for a decode step's
-# table). Built on request only (`make BUILD=build-gpu kernel-lab`), never by
-# `make` or CI's targets: its copy kernel, the floor, is no part of the
-# product. Warnings are errors here too. The commit it reports is written
-# into a one-line object at every link, which follows every change of
-# libsb.a, so a rebuilt kernel carries the commit it was built at.
+# One backend kernel alone against the memory floor: bench/programs/kernel_lab.cu
+# and its parts in bench/programs/kernel_lab/ (`kernel_lab MODEL --kernel mmvq
+# --matrix q`, `--all` for a decode step's table). Built on request only
+# (`make BUILD=build-gpu kernel-lab`), never by `make` or CI's targets: its
+# copy kernel, the floor, is no part of the product. Warnings are errors
+# here too. The commit it reports is written into a one-line object at
+# every link, which follows every change of libsb.a, so a rebuilt kernel
+# carries the commit it was built at.
 KERNEL_LAB := $(BUILD)/kernel_lab
+KERNEL_LAB_SRC := bench/programs/kernel_lab.cu $(wildcard bench/programs/kernel_lab/*.cu)
+KERNEL_LAB_OBJ := $(KERNEL_LAB_SRC:%.cu=$(BUILD)/obj/%.o)
 ifeq ($(NVCC),)
 kernel-lab:
 	@echo "kernel-lab: needs nvcc (it times the CUDA backend's kernels)" >&2; exit 1
 else
 kernel-lab: $(KERNEL_LAB)
-$(BUILD)/obj/bench/programs/kernel_lab.o: bench/programs/kernel_lab.cu bench/lib/bench.h \
+$(KERNEL_LAB_OBJ): $(BUILD)/obj/%.o: %.cu bench/programs/kernel_lab/lab.h bench/lib/bench.h \
     $(wildcard kernels/cuda/*.cuh kernels/cuda/*.h) kernels/kernels.h kernels/backend_impl.h \
     base/base.h engine/engine.h | $(DEPS_BUILD)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -c -o $@ $<
-$(KERNEL_LAB): $(BUILD)/obj/bench/programs/kernel_lab.o $(BENCH_LIB) $(BUILD)/libsb.a
+$(KERNEL_LAB): $(KERNEL_LAB_OBJ) $(BENCH_LIB) $(BUILD)/libsb.a
 	printf 'const char kernel_lab_commit[] = "%s";\n' \
 	    "$$(git describe --always --dirty 2>/dev/null || echo unknown)" | \
 	    $(CC) -x c -c -o $(BUILD)/obj/bench/programs/kernel_lab_commit.o -
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/obj/bench/programs/kernel_lab_commit.o $(BENCH_LIB) \
-	    $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(KERNEL_LAB_OBJ) $(BUILD)/obj/bench/programs/kernel_lab_commit.o \
+	    $(BENCH_LIB) $(BUILD)/libsb.a $(PORTABLE_LDLIBS)
 endif
 .PHONY: kernel-lab
 
