@@ -49,6 +49,14 @@ IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[ \t]+|\n|.", re.S)
 
 
+def word_re(word):
+    return re.compile(r"(?<![A-Za-z0-9_])" + re.escape(word) + r"(?![A-Za-z0-9_])")
+
+
+def count_word(text, word):
+    return len(word_re(word).findall(text))
+
+
 def words(text):
     return WORDS.findall(text)
 
@@ -147,7 +155,7 @@ def hunk_verdict(inp, exp, out):
     return where, len(extra) - len(lookalike)
 
 
-def line_at(wlist, starts, k):
+def line_at(starts, k):
     return starts[k] if k < len(starts) else starts[-1] if starts else 0
 
 
@@ -208,9 +216,7 @@ def analyse(task, sb_tok=None):
     old = new = None
     if kind == "rename":
         old, new = rename_names(task)
-        r.update(old=old, new=new, occurrences=len(re.findall(
-            r"(?<![A-Za-z0-9_])" + re.escape(new) + r"(?![A-Za-z0-9_])", exp))
-            if new else None)
+        r.update(old=old, new=new, occurrences=count_word(exp, new) if new else None)
     if kind == "rename" and old and new:
         r["new_name"] = name_kind(old, new)
         r["lookalikes"] = len({w for w in IDENT.findall(inp)
@@ -235,7 +241,7 @@ def analyse(task, sb_tok=None):
         if op == "equal":
             continue
         e_seg, o_seg = ew[i1:i2], ow[j1:j2]
-        lines = set(range(line_at(ew, starts, i1), line_at(ew, starts, max(i1, i2 - 1)) + 1))
+        lines = set(range(line_at(starts, i1), line_at(starts, max(i1, i2 - 1)) + 1))
         if i2 == len(ew) and j1 == len(ow):
             cls = "cut"
         elif i1 == len(ew):
@@ -274,15 +280,12 @@ def analyse(task, sb_tok=None):
     else:
         r["verdict"] = "wrong_edit"
     if kind == "rename" and new:
-        done = out.count(new) and len(re.findall(
-            r"(?<![A-Za-z0-9_])" + re.escape(new) + r"(?![A-Za-z0-9_])", out))
-        r["new_in_output"] = done
-        r["old_in_output"] = len(re.findall(
-            r"(?<![A-Za-z0-9_])" + re.escape(old) + r"(?![A-Za-z0-9_])", out)) if old else None
+        r["new_in_output"] = count_word(out, new)
+        r["old_in_output"] = count_word(out, old) if old else None
     return r
 
 
-def occurrence_status(task_r, exp, out, new):
+def occurrence_status(exp, out, new):
     """For each occurrence of the new name in the expected file, in order:
     renamed right in the output (True) or not (False)."""
     ew, ow = words(exp), words(out)
@@ -363,7 +366,7 @@ def tercile_table(rows, key, label):
             continue
         b = 0 if v < cuts[0] else 1 if v < cuts[1] else 2
         bins[b].append(r)
-    names = [f"< {cuts[0]}", f"{cuts[0]}..{cuts[1] - 1}" if isinstance(cuts[1], int) else f"{cuts[0]}..<{cuts[1]}", f">= {cuts[1]}"]
+    names = [f"< {cuts[0]}", f"{cuts[0]}..<{cuts[1]}", f">= {cuts[1]}"]
     print(f"  exact by {label}: " + "; ".join(
         f"{names[b]}: {pct(sum(r['exact'] for r in bins[b]), len(bins[b]))}" for b in range(3)))
 
@@ -507,11 +510,10 @@ def main():
         inputs[n] = task["input"]
         rows.append(r)
         if task["kind"] == "rename" and r.get("new"):
-            st = occurrence_status(r, task["expected"], task["output"], r["new"])
+            st = occurrence_status(task["expected"], task["output"], r["new"])
             occ.append(st)
             exp = task["expected"]
-            at = re.search(r"(?<![A-Za-z0-9_])" + re.escape(r["new"]) +
-                           r"(?![A-Za-z0-9_])", exp).start()
+            at = word_re(r["new"]).search(exp).start()
             r["first_occurrence_ok"] = bool(st and st[0][0])
             r["first_occurrence_line"] = exp.count("\n", 0, at)
             if tok:
