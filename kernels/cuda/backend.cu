@@ -541,8 +541,7 @@ extern "C" krn_backend *krn_cuda_create(const krn_model *model,
                 break;
             }
     }
-    if (krn_cuda_launch_setup(device, &c->cfg.pdl_mask, err) ||
-        krn_cuda_matmul_setup(&c->cfg, &opt->tuning, device, err) ||
+    if (krn_cuda_matmul_setup(&c->cfg, &opt->tuning, device, err) ||
         krn_cuda__apply_choices(c, opt, err) ||
         krn_cuda_attention_setup(&c->cfg, model->head_dim, model->n_head / model->n_head_kv,
                                  err) ||

@@ -176,9 +176,10 @@ static __device__ __forceinline__ void grid_dep_sync() {
 }
 
 // The kinds of kernel that may start early, as bits of krn_cuda_exec's
-// pdl_mask (a backend's krn_cuda_cfg.pdl_mask, set by krn_cuda_launch_setup:
-// 0 below compute capability 9, else krn_tuning.launch_overlap's mask
-// (SB_CUDA_PDL), by default KRN_CUDA_PDL_DEFAULT).
+// pdl_mask (a backend's krn_cuda_cfg.pdl_mask, set at create by
+// backend.cu's krn_cuda__apply_choices: 0 below compute capability 9, else
+// krn_tuning.launch_overlap's mask (SB_CUDA_PDL), by default
+// KRN_CUDA_PDL_DEFAULT, or a warm-up table's choice).
 // The default is what measured fastest on the H200 (bench/RESULTS.md,
 // eighth pass): early starts for the small kernels and the GEMV-like
 // matmuls, whose first weight stages are copied before grid_dep_sync;
@@ -200,9 +201,6 @@ typedef struct krn_cuda_exec {
     cudaStream_t stream;
     int pdl_mask;           // KRN_CUDA_PDL_* bits; 0: every kernel waits
 } krn_cuda_exec;
-
-// *pdl_mask = the kinds that may start early on `device`.
-int krn_cuda_launch_setup(int device, int *pdl_mask, sb_err *err);
 
 // kernel<<<grid, block, smem, ex.stream>>>(args...), with the overlap above
 // when ex.pdl_mask has the kernel's kind. Check with KRN_CUDA_LAUNCHED.

@@ -100,8 +100,8 @@ typedef struct krn_cuda_cfg {
     // at create; each backend has its own (none is a file-scope variable,
     // so backends of one process with different settings never mix them):
     int pdl_mask;      // kinds of kernel that may start early (common.cuh's
-                       // KRN_CUDA_PDL_*: krn_cuda_launch_setup's default,
-                       // then krn_tuning.launch_overlap and the choices)
+                       // KRN_CUDA_PDL_*: krn_tuning.launch_overlap's or the
+                       // default, then the choices: krn_cuda__apply_choices)
     int attn_optin;    // shared memory a block may opt in to (krn_cuda_attention_setup)
     int mmq_stages;    // mmq.cu's pipeline stages: 3, or 2 where the GPU's
                        // shared memory holds no more (krn_cuda_mmq_setup)
